@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { ServiceUnavailableError } from '../errors/domain-errors.js';
+import { peerError, ServiceClient } from './service-client.js';
+
+/** An account with what a session token carries for it (the account service's SessionAccount). */
+const sessionAccount = z.object({
+  user: z.object({
+    id: z.uuid(),
+    organizationId: z.uuid(),
+    name: z.string(),
+    email: z.string(),
+    serviceAccount: z.boolean(),
+  }),
+  permissions: z.array(z.string()),
+  variableSets: z.record(z.string(), z.array(z.number().int())),
+});
+export type SessionAccount = z.output<typeof sessionAccount>;
+
+const accountPermissions = z.object({
+  userId: z.uuid(),
+  organizationId: z.uuid(),
+  permissions: z.array(z.string()),
+  variableSets: z.record(z.string(), z.array(z.number().int())),
+});
+export type AccountPermissions = z.output<typeof accountPermissions>;
+
+export interface ProvisionRequest {
+  provider: string;
+  providerUserId: string;
+  email: string;
+  name: string;
+  organizationId: string;
+  profileImage?: string | null;
+}
+
+/**
+ * The account service as its peers call it (spec 1.5: the identity service calls the
+ * account service). Answers are checked against the contract; one that does not fit is
+ * the peer's fault (503), never silently used.
+ */
+export class AccountClient {
+  private readonly http: ServiceClient;
+
+  constructor(baseUrl: () => string | undefined) {
+    this.http = new ServiceClient('account', baseUrl);
+  }
+
+  /** POST /users/provision: 403 when nobody may be signed in, 404 for an unknown or disabled organization. */
+  async provision(request: ProvisionRequest): Promise<SessionAccount> {
+    const response = await this.http.send('POST', '/users/provision', { body: request });
+    if (response.status !== 200) throw peerError(response);
+    return parse(sessionAccount, response.body);
+  }
+
+  /** POST /apikeys/lookup; null for an unknown, revoked or expired key. */
+  async lookupApiKey(sha: string): Promise<SessionAccount | null> {
+    const response = await this.http.send('POST', '/apikeys/lookup', { body: { sha } });
+    if (response.status === 404) return null;
+    if (response.status !== 200) throw peerError(response);
+    return parse(sessionAccount, response.body);
+  }
+
+  /** GET /users/{id}/permissions; null when the account is not in that organization any more. */
+  async permissionsOf(userId: string, organizationId: string): Promise<AccountPermissions | null> {
+    const response = await this.http.send(
+      'GET',
+      `/users/${encodeURIComponent(userId)}/permissions?organizationId=${encodeURIComponent(organizationId)}`,
+    );
+    if (response.status === 404) return null;
+    if (response.status !== 200) throw peerError(response);
+    return parse(accountPermissions, response.body);
+  }
+}
+
+function parse<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  const result = schema.safeParse(body);
+  if (!result.success)
+    throw new ServiceUnavailableError('The account service answered in an unexpected shape.');
+  return result.data;
+}

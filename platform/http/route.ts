@@ -1,0 +1,70 @@
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import type { Caller } from '../auth/caller.js';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
+
+/**
+ * How a route treats the session token:
+ * - `required`: no token or a bad one is 401 before the handler runs;
+ * - `optional`: a valid token gives a caller, a missing or bad one gives none (anonymous
+ *   endpoints with a rule of their own, such as the audit write);
+ * - `none`: the token is not read.
+ */
+export type AuthMode = 'required' | 'optional' | 'none';
+
+type Schema = z.ZodType | undefined;
+type Out<S extends Schema> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface RouteContext<P extends Schema, Q extends Schema, B extends Schema> {
+  caller: Caller | undefined;
+  params: Out<P>;
+  query: Out<Q>;
+  body: Out<B>;
+  request: Request;
+  response: Response;
+}
+
+/**
+ * One REST operation: how it is called, what it accepts and answers (the schemas validate
+ * requests and generate the OpenAPI document), and a handler that calls the service layer.
+ */
+export interface RouteSpec<P extends Schema = Schema, Q extends Schema = Schema, B extends Schema = Schema> {
+  method: HttpMethod;
+  /** OpenAPI style: `/items/{id}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  auth: AuthMode;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** The success status; 200 unless stated. */
+  status?: number;
+  /** The success body's schema; null for a response without a body. */
+  response: z.ZodType | null;
+  /** `text/plain` responses are written as the handler's string. */
+  responseContentType?: 'application/json' | 'text/plain';
+  /** Error statuses worth documenting beyond 400, 401 and 500. */
+  errors?: number[];
+  handle(context: RouteContext<P, Q, B>): Promise<unknown>;
+}
+
+/**
+ * A route of any shape, as the router and the OpenAPI builder see it. Its handler was
+ * type-checked against its schemas where it was defined (defineRoute).
+ */
+export type Route = Omit<RouteSpec, 'handle'> & {
+  handle(context: RouteContext<Schema, Schema, Schema>): Promise<unknown>;
+};
+
+/** Declares a route with its parts' types inferred from its schemas. */
+export function defineRoute<
+  P extends Schema = undefined,
+  Q extends Schema = undefined,
+  B extends Schema = undefined,
+>(spec: RouteSpec<P, Q, B>): Route {
+  return spec;
+}

@@ -1,0 +1,50 @@
+/**
+ * The message queue every service uses: NATS JetStream when NATS_URL is set, an in-process
+ * queue otherwise. Delivery is at least once; consumers must store idempotently, keyed by
+ * the message id.
+ */
+
+/** Topics (queue names) and who reads them. */
+export const TOPICS = {
+  /** Audit entries recorded by the account, library and identity services; read by audit. */
+  auditEntries: 'audit-entries',
+  /** Credits spent by billable library calls (spec section 6); read by account. */
+  creditsSpent: 'credits-spent',
+} as const;
+export type Topic = (typeof TOPICS)[keyof typeof TOPICS];
+
+export interface QueueMessage {
+  /** The publisher's id for this message; the same id on every redelivery. */
+  readonly id: string;
+  readonly data: unknown;
+  /** 1 on first delivery. */
+  readonly deliveryCount: number;
+}
+
+/**
+ * A handler that resolves has processed the message (it is acknowledged). One that throws
+ * is retried later, unless it throws PermanentMessageError: then the message can never
+ * succeed, and it is logged and dropped rather than retried forever.
+ */
+export type MessageHandler = (message: QueueMessage) => Promise<void>;
+
+export class PermanentMessageError extends Error {}
+
+export interface Queue {
+  readonly kind: 'nats' | 'in-process';
+  /** Connects (in the background for NATS: the service starts while the queue is away). */
+  start(): Promise<void>;
+  /** Resolves once connected and ready to publish (the launcher waits on it before it reports ready). */
+  whenReady(): Promise<void>;
+  isReady(): boolean;
+  /** Resolves once the queue has durably accepted the message; rejects when it cannot. */
+  publish(topic: Topic, data: unknown, messageId: string): Promise<void>;
+  /** Registers a durable consumer: messages published while it was away are delivered later. */
+  consume(topic: Topic, consumerName: string, handler: MessageHandler): void;
+  close(): Promise<void>;
+}
+
+/** How long a failed message waits before its next attempt: 0.5 s doubling to 30 s. */
+export function retryDelayMs(deliveryCount: number): number {
+  return Math.min(30_000, 500 * 2 ** Math.max(0, deliveryCount - 1));
+}
