@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { defineRoute, type Route } from '../../platform/http/route.js';
+import type { RawBodyRequest } from '../../platform/http/service-host.js';
+import {
+  paymentEventBody,
+  SIGNATURE_HEADER,
+  type PaymentWebhookService,
+} from '../../subgraphs/account/services/payment-webhook.service.js';
+
+/** The payment provider's subscription webhook (spec section 6, decided in docs/decisions.md). */
+export function webhookRoutes(payments: PaymentWebhookService): Route[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/webhooks/payments',
+      operationId: 'receivePaymentEvent',
+      summary: 'Receive a payment provider event',
+      description: `Anonymous, signed: header \`${SIGNATURE_HEADER}: sha256=<hex HMAC-SHA256 of the body with Payments:WebhookSecret>\`. PAYMENT.SALE.COMPLETED resets the organization's used credits to 0; BILLING.SUBSCRIPTION.EXPIRED, CANCELLED and SUSPENDED return it to the default band without a reset. The organization is resource.custom (or resource.custom_id). Each event id is applied once.`,
+      tag: 'Webhooks',
+      auth: 'none',
+      body: paymentEventBody,
+      response: z.object({ eventId: z.string(), outcome: z.enum(['applied', 'duplicate', 'ignored']) }),
+      errors: [401, 503],
+      handle: ({ request, body }) =>
+        payments.receive((request as RawBodyRequest).rawBody, request.header(SIGNATURE_HEADER), body),
+    }),
+  ];
+}

@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { raw } from '@mikro-orm/core';
+import { ForbiddenError, NotFoundError } from '../../../platform/errors/domain-errors.js';
+import type { OutboxWriter } from '../../../platform/outbox/transaction-runner.js';
+import { mayCreateAccount } from '../domain/account-patterns.js';
+import { GroupMember } from '../entities/group-member.entity.js';
+import { Group } from '../entities/group.entity.js';
+import { Organization } from '../entities/organization.entity.js';
+import { UserIdentity } from '../entities/user-identity.entity.js';
+import { User } from '../entities/user.entity.js';
+import { permissionsOf } from './account-permissions.js';
+import type { AccountDependencies } from './account-dependencies.js';
+import { userView } from './account-views.js';
+import { ADMINISTRATORS_GROUP } from './organization.service.js';
+import type { ProvisionBody, SessionAccountView } from './user.schemas.js';
+
+/**
+ * POST /users/provision, the first call of every login (spec 4.2). Finds the account of a
+ * provider identity (by the identity, else by address), brings it in step with what the
+ * provider says, and creates it only when the address matches an account pattern or is an
+ * administrator address of the organization.
+ */
+export class ProvisioningService {
+  constructor(private readonly deps: AccountDependencies) {}
+
+  async provision(body: ProvisionBody): Promise<SessionAccountView> {
+    const organization = await this.deps.orm.em
+      .fork()
+      .findOne(Organization, { id: body.organizationId, active: true });
+    if (!organization) throw NotFoundError.entity('Organization', body.organizationId);
+    const outcome = await this.deps.transactions.run(async ({ em, outbox }) => {
+      const existing = await this.findAccount(em, body);
+      const user = existing ?? (await this.createAccount(em, outbox, organization, body));
+      if (!user) return 'denied' as const;
+      if (existing) await this.bringInStep(em, outbox, existing, body);
+      await em.flush();
+      const { permissions, variableSets } = await permissionsOf(em, user.id);
+      return {
+        user: {
+          id: user.id,
+          organizationId: user.organizationId,
+          name: user.name,
+          email: user.email,
+          serviceAccount: user.serviceAccount,
+        },
+        permissions,
+        variableSets,
+      };
+    }, organization.id);
+    if (outcome === 'denied') {
+      throw new ForbiddenError(
+        'There is no account for this address, and no account pattern permits creating one.',
+      );
+    }
+    return outcome;
+  }
+
+  /**
+   * The account of this provider identity, else the person account with this address.
+   * A service account is never matched by address: a login must not take one over.
+   */
+  private async findAccount(em: EntityManager, body: ProvisionBody): Promise<User | null> {
+    const identity = await em.findOne(UserIdentity, {
+      provider: body.provider,
+      providerUserId: body.providerUserId,
+    });
+    if (identity) return em.findOne(User, { id: identity.userId });
+    return em.findOne(User, { [raw('lower(email)')]: body.email.toLowerCase(), serviceAccount: false });
+  }
+
+  private async createAccount(
+    em: EntityManager,
+    outbox: OutboxWriter,
+    organization: Organization,
+    body: ProvisionBody,
+  ): Promise<User | null> {
+    const decision = mayCreateAccount(body.email, organization, (pattern, error) =>
+      this.deps.logger.warn(
+        { organizationId: organization.id, pattern, reason: error.message },
+        'account pattern does not compile; skipped',
+      ),
+    );
+    const author = { organizationId: organization.id, accountId: null };
+    if (!decision.allowed) {
+      this.deps.auditLog.record(outbox, author, {
+        entryType: 'User',
+        entityName: 'User',
+        entityId: body.email,
+        change: { action: 'ProvisionDenied', after: { email: body.email, provider: body.provider } },
+      });
+      return null;
+    }
+    const now = this.deps.clock.now();
+    const user = em.create(User, {
+      id: randomUUID(),
+      organizationId: organization.id,
+      name: body.name || body.email,
+      email: body.email,
+      serviceAccount: false,
+      profileImage: body.profileImage ?? null,
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+      createdById: null,
+      updatedById: null,
+    });
+    const identity = em.create(UserIdentity, {
+      userId: user.id,
+      organizationId: organization.id,
+      provider: body.provider,
+      providerUserId: body.providerUserId,
+      linkedAt: now,
+    });
+    const groups: Group[] = [];
+    if (decision.asAdministrator) {
+      const administrators = await em.findOne(Group, {
+        [raw('lower(name)')]: ADMINISTRATORS_GROUP.toLowerCase(),
+      });
+      if (administrators) {
+        em.create(GroupMember, {
+          groupId: administrators.id,
+          userId: user.id,
+          organizationId: organization.id,
+        });
+        groups.push(administrators);
+      }
+    }
+    await em.flush();
+    this.deps.auditLog.record(
+      outbox,
+      { organizationId: organization.id, accountId: user.id },
+      {
+        entryType: 'User',
+        entityName: 'User',
+        entityId: user.id,
+        version: 1,
+        change: { action: 'Create', after: userView(user, [identity], groups) },
+      },
+    );
+    return user;
+  }
+
+  /**
+   * Name, address and photo follow the provider. An address another account already has is
+   * left as it was (logged), rather than refusing the login. A provider identity seen for
+   * the first time is linked to the account.
+   */
+  private async bringInStep(
+    em: EntityManager,
+    outbox: OutboxWriter,
+    user: User,
+    body: ProvisionBody,
+  ): Promise<void> {
+    const now = this.deps.clock.now();
+    const author = { organizationId: user.organizationId, accountId: user.id };
+    const identities = await em.find(UserIdentity, { userId: user.id });
+    if (!identities.some((i) => i.provider === body.provider && i.providerUserId === body.providerUserId)) {
+      const linked = em.create(UserIdentity, {
+        userId: user.id,
+        organizationId: user.organizationId,
+        provider: body.provider,
+        providerUserId: body.providerUserId,
+        linkedAt: now,
+      });
+      this.deps.auditLog.record(outbox, author, {
+        entryType: 'User',
+        entityName: 'User',
+        entityId: user.id,
+        change: {
+          action: 'LinkIdentity',
+          after: { provider: linked.provider, providerUserId: linked.providerUserId },
+        },
+      });
+    }
+    const changes: Partial<Pick<User, 'name' | 'email' | 'profileImage'>> = {};
+    if (body.name && body.name !== user.name) changes.name = body.name;
+    if (body.profileImage !== undefined && body.profileImage !== user.profileImage)
+      changes.profileImage = body.profileImage;
+    if (body.email.toLowerCase() !== user.email.toLowerCase() || body.email !== user.email) {
+      const holder = await em.findOne(User, {
+        [raw('lower(email)')]: body.email.toLowerCase(),
+        id: { $ne: user.id },
+      });
+      if (holder)
+        this.deps.logger.warn(
+          { userId: user.id },
+          'the provider address belongs to another account; kept the old one',
+        );
+      else changes.email = body.email;
+    }
+    if (Object.keys(changes).length === 0) return;
+    const before = userView(user, identities, []);
+    em.assign(user, { ...changes, version: user.version + 1, updatedAt: now, updatedById: user.id });
+    this.deps.auditLog.record(outbox, author, {
+      entryType: 'User',
+      entityName: 'User',
+      entityId: user.id,
+      version: user.version,
+      change: { action: 'Update', before, after: userView(user, identities, []) },
+    });
+  }
+}

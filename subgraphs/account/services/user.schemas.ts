@@ -1,0 +1,92 @@
+import { z } from 'zod';
+
+const name = z.string().trim().min(1).max(200);
+const email = z.email().max(320);
+
+/** POST /users (CONTRACT section 5). */
+export const userCreateBody = z.object({
+  name,
+  email,
+  serviceAccount: z.boolean().default(false),
+});
+export type UserCreateBody = z.output<typeof userCreateBody>;
+
+/** PUT /users/{id}: whether an account is a service account is fixed when it is created. */
+export const userUpdateBody = z.object({
+  name,
+  email,
+  serviceAccount: z.boolean().optional().describe('Cannot change; when given it must match.'),
+  profileImage: z.string().max(700_000).nullable().optional(),
+  version: z.number().int().optional().describe('The version read; a different stored version is 409.'),
+});
+export type UserUpdateBody = z.output<typeof userUpdateBody>;
+
+export const userGroupsBody = z.object({ groupIds: z.array(z.number().int().positive()).max(1000) });
+
+export const namesLookupBody = z.object({ userIds: z.array(z.uuid()).max(1000) });
+
+export const userIdParams = z.object({ id: z.uuid() });
+
+export const userPermissionsQuery = z.object({ organizationId: z.uuid() });
+
+/** POST /users/provision: the first call of every login. */
+export const provisionBody = z.object({
+  provider: z.string().trim().min(1).max(50),
+  providerUserId: z.string().trim().min(1).max(200),
+  email,
+  name: z.string().trim().max(200).default(''),
+  organizationId: z.uuid(),
+  profileImage: z.string().max(700_000).nullable().optional(),
+});
+export type ProvisionBody = z.output<typeof provisionBody>;
+
+const groupReference = z.object({ id: z.number().int(), name: z.string() });
+
+export const userView = z
+  .object({
+    id: z.uuid(),
+    organizationId: z.uuid(),
+    name: z.string(),
+    email: z.string(),
+    serviceAccount: z.boolean(),
+    profileImage: z.string().nullable(),
+    identities: z.array(
+      z.object({ provider: z.string(), providerUserId: z.string(), linkedAt: z.iso.datetime() }),
+    ),
+    groups: z.array(groupReference),
+    version: z.number().int(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'User' });
+export type UserView = z.output<typeof userView>;
+
+export const userNameView = z
+  .object({ id: z.uuid(), name: z.string(), email: z.string() })
+  .meta({ id: 'UserName' });
+
+export const userPermissionsView = z
+  .object({
+    userId: z.uuid(),
+    organizationId: z.uuid(),
+    permissions: z.array(z.string()),
+    variableSets: z.record(z.string(), z.array(z.number().int())),
+  })
+  .meta({ id: 'UserPermissions' });
+export type UserPermissionsView = z.output<typeof userPermissionsView>;
+
+/** What a login or key exchange needs to mint a token. */
+export const sessionAccountView = z
+  .object({
+    user: z.object({
+      id: z.uuid(),
+      organizationId: z.uuid(),
+      name: z.string(),
+      email: z.string(),
+      serviceAccount: z.boolean(),
+    }),
+    permissions: z.array(z.string()),
+    variableSets: z.record(z.string(), z.array(z.number().int())),
+  })
+  .meta({ id: 'SessionAccount' });
+export type SessionAccountView = z.output<typeof sessionAccountView>;

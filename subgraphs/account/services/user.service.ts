@@ -1,0 +1,257 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Caller } from '../../../platform/auth/caller.js';
+import { withConstraintErrors } from '../../../platform/db/database-errors.js';
+import { scopeToOrganization } from '../../../platform/db/tenancy.js';
+import {
+  BadRequestError,
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+} from '../../../platform/errors/domain-errors.js';
+import type { ListQuery, Page } from '../../../platform/http/query-schemas.js';
+import { holds, requireCaller, requirePermission } from '../../../platform/permissions/authorize.js';
+import { GroupMember } from '../entities/group-member.entity.js';
+import { Group } from '../entities/group.entity.js';
+import { UserIdentity } from '../entities/user-identity.entity.js';
+import { User } from '../entities/user.entity.js';
+import { groupsOf, permissionsOf, replaceMemberships } from './account-permissions.js';
+import { readerFor, recordAudit, type AccountDependencies } from './account-dependencies.js';
+import { userView } from './account-views.js';
+import type { UserCreateBody, UserPermissionsView, UserUpdateBody, UserView } from './user.schemas.js';
+
+const duplicateEmail = 'Another account of this organization has this email address.';
+
+/** Accounts of the caller's organization (spec 4.2 Users). */
+export class UserService {
+  constructor(private readonly deps: AccountDependencies) {}
+
+  async list(caller: Caller | undefined, query: ListQuery): Promise<Page<UserView>> {
+    const known = requirePermission(caller, 'UserList');
+    const em = readerFor(this.deps, known);
+    const [users, total] = await em.findAndCount(
+      User,
+      {},
+      { orderBy: { name: 'asc', id: 'asc' }, limit: query.take, offset: query.skip },
+    );
+    return { total, items: await this.views(em, users) };
+  }
+
+  /** GET /users/names: AuditList; names and addresses only, to put names to audit entries. */
+  async names(
+    caller: Caller | undefined,
+    query: ListQuery,
+  ): Promise<Page<{ id: string; name: string; email: string }>> {
+    const known = requirePermission(caller, 'AuditList');
+    const [users, total] = await readerFor(this.deps, known).findAndCount(
+      User,
+      {},
+      {
+        fields: ['id', 'name', 'email'],
+        orderBy: { name: 'asc', id: 'asc' },
+        limit: query.take,
+        offset: query.skip,
+      },
+    );
+    return { total, items: users.map((u) => ({ id: u.id, name: u.name, email: u.email })) };
+  }
+
+  /** POST /users/names/lookup: any session; only the ids asked about, only the caller's organization. */
+  async lookupNames(caller: Caller | undefined, userIds: string[]): Promise<{ id: string; name: string }[]> {
+    const known = requireCaller(caller);
+    if (userIds.length === 0) return [];
+    const users = await readerFor(this.deps, known).find(
+      User,
+      { id: { $in: [...new Set(userIds)] } },
+      { fields: ['id', 'name'] },
+    );
+    return users.map((u) => ({ id: u.id, name: u.name }));
+  }
+
+  /**
+   * Accounts referenced from other subgraphs (who wrote an audit entry, who changed a
+   * variable), in one query. Needs UserRead, or AuditList (which may put names to audit
+   * entries); only the caller's organization; ids not found are absent.
+   */
+  async referenced(caller: Caller | undefined, ids: string[]): Promise<Map<string, UserView>> {
+    const known = requireCaller(caller);
+    if (!holds(known, 'UserRead') && !holds(known, 'AuditList')) throw new ForbiddenError();
+    const em = readerFor(this.deps, known);
+    const users = ids.length === 0 ? [] : await em.find(User, { id: { $in: ids } });
+    return new Map((await this.views(em, users)).map((view) => [view.id, view]));
+  }
+
+  async get(caller: Caller | undefined, id: string): Promise<UserView> {
+    const known = requirePermission(caller, 'UserRead');
+    const em = readerFor(this.deps, known);
+    return this.view(em, await findUser(em, id));
+  }
+
+  /** GET /users/me: the caller's own account, with its linked identities and profile image. */
+  async me(caller: Caller | undefined): Promise<UserView> {
+    const known = requireCaller(caller);
+    const em = readerFor(this.deps, known);
+    return this.view(em, await findUser(em, known.accountId));
+  }
+
+  async create(caller: Caller | undefined, body: UserCreateBody): Promise<UserView> {
+    const known = requirePermission(caller, 'UserCreate');
+    const now = this.deps.clock.now();
+    return this.deps.transactions.run(async ({ em, outbox }) => {
+      const user = em.create(User, {
+        id: randomUUID(),
+        organizationId: known.organizationId,
+        name: body.name,
+        email: body.email,
+        serviceAccount: body.serviceAccount,
+        profileImage: null,
+        version: 1,
+        createdAt: now,
+        updatedAt: now,
+        createdById: known.accountId,
+        updatedById: known.accountId,
+      });
+      await withConstraintErrors(() => em.flush(), { unique: duplicateEmail });
+      const view = userView(user, [], []);
+      recordAudit(this.deps, outbox, known, {
+        entryType: 'User',
+        entityName: 'User',
+        entityId: user.id,
+        version: 1,
+        change: { action: 'Create', after: view },
+      });
+      return view;
+    }, known.organizationId);
+  }
+
+  async update(caller: Caller | undefined, id: string, body: UserUpdateBody): Promise<UserView> {
+    const known = requirePermission(caller, 'UserUpdate');
+    return this.deps.transactions.run(async ({ em, outbox }) => {
+      const user = await findUser(em, id);
+      if (body.version !== undefined && body.version !== user.version) {
+        throw new ConflictError(
+          `User ${id} was changed since version ${body.version}; it is at ${user.version}.`,
+        );
+      }
+      if (body.serviceAccount !== undefined && body.serviceAccount !== user.serviceAccount) {
+        throw new BadRequestError(
+          'Whether an account is a service account cannot change after it is created.',
+          [{ field: 'body.serviceAccount', message: 'cannot change' }],
+        );
+      }
+      const before = await this.view(em, user);
+      em.assign(user, {
+        name: body.name,
+        email: body.email,
+        ...(body.profileImage !== undefined ? { profileImage: body.profileImage } : {}),
+        version: user.version + 1,
+        updatedAt: this.deps.clock.now(),
+        updatedById: known.accountId,
+      });
+      await withConstraintErrors(() => em.flush(), { unique: duplicateEmail });
+      const after = await this.view(em, user);
+      recordAudit(this.deps, outbox, known, {
+        entryType: 'User',
+        entityName: 'User',
+        entityId: id,
+        version: user.version,
+        change: { action: 'Update', before, after },
+      });
+      return after;
+    }, known.organizationId);
+  }
+
+  /** Deletes an account with its keys and memberships; answers the removed record. */
+  async remove(caller: Caller | undefined, id: string): Promise<UserView> {
+    const known = requirePermission(caller, 'UserDelete');
+    if (id === known.accountId) throw new ConflictError('You cannot delete your own account.');
+    return this.deps.transactions.run(async ({ em, outbox }) => {
+      const user = await findUser(em, id);
+      const before = await this.view(em, user);
+      await em.nativeDelete(User, { id });
+      recordAudit(this.deps, outbox, known, {
+        entryType: 'User',
+        entityName: 'User',
+        entityId: id,
+        version: user.version,
+        change: { action: 'Delete', before },
+      });
+      return before;
+    }, known.organizationId);
+  }
+
+  /** PUT /users/{id}/groups: the account's whole membership, set from the account's side. */
+  async setGroups(caller: Caller | undefined, id: string, groupIds: number[]): Promise<UserView> {
+    const known = requirePermission(caller, 'UserUpdate');
+    return this.deps.transactions.run(async ({ em, outbox }) => {
+      const user = await findUser(em, id);
+      const wanted = [...new Set(groupIds)];
+      const groups = wanted.length === 0 ? [] : await em.find(Group, { id: { $in: wanted } });
+      const missing = wanted.filter((groupId) => !groups.some((group) => group.id === groupId));
+      if (missing.length > 0) {
+        throw new BadRequestError(`No group ${missing.join(', ')} in this organization.`, [
+          { field: 'body.groupIds', message: `unknown group ids: ${missing.join(', ')}` },
+        ]);
+      }
+      const before = await this.view(em, user);
+      await replaceMemberships(
+        em,
+        await em.find(GroupMember, { userId: id }),
+        wanted.map((groupId) => ({ groupId, userId: id, organizationId: known.organizationId })),
+      );
+      em.assign(user, {
+        version: user.version + 1,
+        updatedAt: this.deps.clock.now(),
+        updatedById: known.accountId,
+      });
+      await em.flush();
+      const after = await this.view(em, user);
+      recordAudit(this.deps, outbox, known, {
+        entryType: 'User',
+        entityName: 'User',
+        entityId: id,
+        version: user.version,
+        change: { action: 'Update', before, after },
+      });
+      return after;
+    }, known.organizationId);
+  }
+
+  /**
+   * GET /users/{id}/permissions: anonymous, for session renewal. The organization is named
+   * by the caller, and an account of another organization is 404.
+   */
+  async permissions(userId: string, organizationId: string): Promise<UserPermissionsView> {
+    const em = scopeToOrganization(this.deps.orm.em.fork(), organizationId);
+    await findUser(em, userId);
+    const { permissions, variableSets } = await permissionsOf(em, userId);
+    return { userId, organizationId, permissions, variableSets };
+  }
+
+  private async view(em: EntityManager, user: User): Promise<UserView> {
+    return (await this.views(em, [user]))[0]!;
+  }
+
+  private async views(em: EntityManager, users: User[]): Promise<UserView[]> {
+    const ids = users.map((u) => u.id);
+    const identities =
+      ids.length === 0
+        ? []
+        : await em.find(UserIdentity, { userId: { $in: ids } }, { orderBy: { linkedAt: 'asc' } });
+    const groups = await groupsOf(em, ids);
+    return users.map((user) =>
+      userView(
+        user,
+        identities.filter((identity) => identity.userId === user.id),
+        groups.get(user.id) ?? [],
+      ),
+    );
+  }
+}
+
+/** The account with this id in `em`'s organization, or 404 (also for another organization's id). */
+export async function findUser(em: EntityManager, id: string): Promise<User> {
+  const user = await em.findOne(User, { id });
+  if (!user) throw NotFoundError.entity('User', id);
+  return user;
+}
