@@ -1,0 +1,30 @@
+import type { Settings, ServiceName } from '../platform/config/settings.js';
+import type { SigningKeys } from '../platform/auth/signing-keys.js';
+import type { TokenVerifier } from '../platform/auth/token-verifier.js';
+import type { HostResolver } from '../platform/http/public-address.js';
+import type { Logger } from '../platform/logging/logger.js';
+import type { Queue } from '../platform/queue/queue.js';
+import type { Clock } from '../platform/time/clock.js';
+
+/** What the launcher hands every service it starts: shared by all services of one process. */
+export interface PlatformContext {
+  readonly settings: Settings;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly queue: Queue;
+  readonly databaseUrl: string;
+  readonly keys: SigningKeys;
+  readonly verifier: TokenVerifier;
+  /** How outbound calls to third parties find addresses (injected so tests can point a host anywhere). */
+  readonly resolver: HostResolver;
+  /** Base URL of each peer service: started in this process, or configured (CONTRACT section 1). */
+  peerUrl(service: ServiceName): string | undefined;
+}
+
+/** A service the launcher started. */
+export interface StartedService {
+  readonly url: string;
+  /** Where the gateway finds its subgraph, if it has one. */
+  readonly graphqlUrl?: string;
+  stop(): Promise<void>;
+}

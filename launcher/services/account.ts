@@ -1,0 +1,88 @@
+import { AuditLog } from '../../platform/audit-log/audit-log.js';
+import { isDatabaseReady, openDatabase } from '../../platform/db/database.js';
+import { startServiceHost } from '../../platform/http/service-host.js';
+import { createOutbox } from '../../platform/outbox/outbox.js';
+import { TOPICS } from '../../platform/queue/queue.js';
+import { accountRoutes } from '../../rest-facade/account/account.routes.js';
+import { ACCOUNT_ENTITIES } from '../../subgraphs/account/entities/index.js';
+import { accountSubgraph } from '../../subgraphs/account/graphql/account.resolvers.js';
+import { ACCOUNT_MIGRATIONS } from '../../subgraphs/account/migrations/index.js';
+import type { AccountDependencies } from '../../subgraphs/account/services/account-dependencies.js';
+import type { AccountServices } from '../../subgraphs/account/services/account-services.js';
+import { ApiKeyService } from '../../subgraphs/account/services/api-key.service.js';
+import { BootstrapService } from '../../subgraphs/account/services/bootstrap.service.js';
+import { CreditSpendService } from '../../subgraphs/account/services/credit-spend.service.js';
+import { GroupService } from '../../subgraphs/account/services/group.service.js';
+import {
+  IdentityProviderCheck,
+  PROVIDER_CHECK_TIMEOUT_MS,
+} from '../../subgraphs/account/services/identity-provider-check.js';
+import { OrganizationService } from '../../subgraphs/account/services/organization.service.js';
+import { PaymentWebhookService } from '../../subgraphs/account/services/payment-webhook.service.js';
+import { ProvisioningService } from '../../subgraphs/account/services/provisioning.service.js';
+import { UserService } from '../../subgraphs/account/services/user.service.js';
+import type { PlatformContext, StartedService } from '../platform-context.js';
+
+export const ACCOUNT_SCHEMA = 'account';
+/** Durable consumer name of the account service on the `credits-spent` queue. */
+export const CREDITS_CONSUMER = 'account-service';
+
+/**
+ * The account service: organizations, accounts, groups, API keys, credits. Its database,
+ * outbox, `credits-spent` consumer, bootstrap administrator, REST paths and subgraph.
+ */
+export async function startAccountService(platform: PlatformContext): Promise<StartedService> {
+  const { settings, queue, clock } = platform;
+  const logger = platform.logger.child({ service: 'account' });
+  const orm = await openDatabase({
+    url: platform.databaseUrl,
+    schema: ACCOUNT_SCHEMA,
+    entities: ACCOUNT_ENTITIES,
+    migrations: ACCOUNT_MIGRATIONS,
+    logger,
+  });
+  const outbox = createOutbox(orm, queue, clock, logger);
+  const deps: AccountDependencies = {
+    orm,
+    transactions: outbox.transactions,
+    auditLog: new AuditLog(clock),
+    clock,
+    logger,
+    credits: settings.credits,
+  };
+  const services: AccountServices = {
+    organizations: new OrganizationService(
+      deps,
+      new IdentityProviderCheck({ resolver: platform.resolver, timeoutMs: PROVIDER_CHECK_TIMEOUT_MS }),
+    ),
+    users: new UserService(deps),
+    groups: new GroupService(deps),
+    apiKeys: new ApiKeyService(deps),
+    provisioning: new ProvisioningService(deps),
+    creditSpend: new CreditSpendService(deps),
+    payments: new PaymentWebhookService(deps, settings.payments.webhookSecret),
+    bootstrap: new BootstrapService(deps),
+  };
+  if (settings.bootstrapApiKey) await services.bootstrap.ensure(settings.bootstrapApiKey);
+  queue.consume(TOPICS.creditsSpent, CREDITS_CONSUMER, (message) => services.creditSpend.record(message));
+  const host = await startServiceHost(
+    {
+      name: 'account',
+      title: 'Account service',
+      description: 'Organizations, accounts, groups and permissions, API keys and credits.',
+      routes: accountRoutes(services),
+      subgraph: accountSubgraph(services),
+      readiness: async () => ({ database: await isDatabaseReady(orm), queue: queue.isReady() }),
+    },
+    { host: settings.http.host, port: settings.http.ports.account, verifier: platform.verifier, logger },
+  );
+  return {
+    url: host.url,
+    graphqlUrl: `${host.url}/graphql`,
+    stop: async () => {
+      await host.close();
+      await outbox.relay.stop();
+      await orm.close();
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import { openDatabase, isDatabaseReady } from '../../platform/db/database.js';
+import { startServiceHost } from '../../platform/http/service-host.js';
+import { TOPICS } from '../../platform/queue/queue.js';
+import { auditRoutes } from '../../rest-facade/audit/audit.routes.js';
+import { AuditEntry } from '../../subgraphs/audit/entities/audit-entry.entity.js';
+import { AuditSequence } from '../../subgraphs/audit/entities/audit-sequence.entity.js';
+import { auditSubgraph } from '../../subgraphs/audit/graphql/audit.resolvers.js';
+import { AUDIT_MIGRATIONS } from '../../subgraphs/audit/migrations/index.js';
+import { AUDIT_SCHEMA } from '../../subgraphs/audit/services/audit-entry.repository.js';
+import { AuditService } from '../../subgraphs/audit/services/audit.service.js';
+import type { PlatformContext, StartedService } from '../platform-context.js';
+
+/** Durable consumer name of the audit service on the `audit-entries` queue. */
+export const AUDIT_CONSUMER = 'audit-service';
+
+export const AUDIT_ENTITIES = [AuditEntry, AuditSequence];
+
+/** The audit service: its database, its queue consumer, its REST paths and subgraph. */
+export async function startAuditService(platform: PlatformContext): Promise<StartedService> {
+  const { settings, queue, clock } = platform;
+  const logger = platform.logger.child({ service: 'audit' });
+  const orm = await openDatabase({
+    url: platform.databaseUrl,
+    schema: AUDIT_SCHEMA,
+    entities: AUDIT_ENTITIES,
+    migrations: AUDIT_MIGRATIONS,
+    logger,
+  });
+  const audit = new AuditService({ orm, clock, authNotRequired: settings.audit.authNotRequired });
+  queue.consume(TOPICS.auditEntries, AUDIT_CONSUMER, (message) => audit.store(message));
+  const host = await startServiceHost(
+    {
+      name: 'audit',
+      title: 'Audit service',
+      description: 'The change log of every service: who did what, when, with the state before and after.',
+      routes: auditRoutes(audit),
+      subgraph: auditSubgraph(audit),
+      readiness: async () => ({ database: await isDatabaseReady(orm), queue: queue.isReady() }),
+    },
+    { host: settings.http.host, port: settings.http.ports.audit, verifier: platform.verifier, logger },
+  );
+  return {
+    url: host.url,
+    graphqlUrl: `${host.url}/graphql`,
+    stop: async () => {
+      await host.close();
+      await orm.close();
+    },
+  };
+}

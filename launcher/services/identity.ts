@@ -1,0 +1,52 @@
+import { AuditLog } from '../../platform/audit-log/audit-log.js';
+import { DirectAuditPublisher } from '../../platform/audit-log/direct-audit-publisher.js';
+import { TokenSigner } from '../../platform/auth/token-signer.js';
+import { AccountClient } from '../../platform/clients/account-client.js';
+import { startServiceHost } from '../../platform/http/service-host.js';
+import { identityRoutes } from '../../rest-facade/identity/identity.routes.js';
+import { refreshCors } from '../../rest-facade/identity/refresh-cors.js';
+import { TokenService } from '../../subgraphs/identity/services/token.service.js';
+import type { PlatformContext, StartedService } from '../platform-context.js';
+
+/**
+ * The identity service: mints session tokens. No storage and no subgraph; it binds
+ * IDENTITY_HOST (loopback by default), since it enforces no permission itself.
+ */
+export async function startIdentityService(platform: PlatformContext): Promise<StartedService> {
+  const { settings, queue, clock, keys } = platform;
+  const logger = platform.logger.child({ service: 'identity' });
+  const audit = new DirectAuditPublisher(queue, new AuditLog(clock), logger);
+  const tokens = new TokenService({
+    account: new AccountClient(() => platform.peerUrl('account')),
+    signer: new TokenSigner(keys, settings.jwt),
+    verifier: platform.verifier,
+    audit,
+    clock,
+    jwt: settings.jwt,
+    logger,
+  });
+  const host = await startServiceHost(
+    {
+      name: 'identity',
+      title: 'Identity service',
+      description:
+        'Mints session tokens for logins, API keys and renewals. Reachable only inside the deployment.',
+      routes: identityRoutes(tokens),
+      middleware: [refreshCors(settings.tokenRefresh.allowedOrigins)],
+      readiness: async () => ({ signingKey: keys.privateKey !== undefined, queue: queue.isReady() }),
+    },
+    {
+      host: settings.http.identityHost,
+      port: settings.http.ports.identity,
+      verifier: platform.verifier,
+      logger,
+    },
+  );
+  return {
+    url: host.url,
+    stop: async () => {
+      await host.close();
+      await audit.stop();
+    },
+  };
+}
