@@ -1,0 +1,211 @@
+import { decodeJwt } from 'jose';
+import type { ApiKeyView } from '../../subgraphs/account/services/api-key.schemas.js';
+import type { GroupView } from '../../subgraphs/account/services/group.schemas.js';
+import type { OrganizationView } from '../../subgraphs/account/services/organization.schemas.js';
+import type { UserView } from '../../subgraphs/account/services/user.schemas.js';
+import { PERMISSION_CATALOGUE } from '../../platform/permissions/catalogue.js';
+import { startTestSystem, type TestSystem } from '../support/test-system.js';
+
+const BOOTSTRAP_KEY = 'bootstrap-key-of-the-bootstrap-test-0123456789';
+const CHANGED_KEY = 'another-bootstrap-key-after-a-change-9876543210';
+const YEAR = 366 * 24 * 60 * 60_000;
+
+let system: TestSystem;
+
+beforeAll(async () => {
+  system = await startTestSystem({
+    processes: ['account', 'identity', 'audit'],
+    overrides: { SVC_BOOTSTRAP_API_KEY: BOOTSTRAP_KEY },
+  });
+});
+
+afterAll(() => system.stop());
+
+const exchange = (running: TestSystem, key: string) =>
+  running.client('identity').post('/apikeyjwt', { headers: { 'x-svc-api': key } });
+
+/** The token the bootstrap key exchanges for; fails the test when it does not. */
+async function operator(running: TestSystem, key = BOOTSTRAP_KEY): Promise<string> {
+  const response = await exchange(running, key);
+  expect(response.status).toBe(200);
+  return response.headers.get('x-svc-auth')!;
+}
+
+/** What the bootstrap made, as the operator reads it through the account service. */
+async function bootstrapped(running: TestSystem, key = BOOTSTRAP_KEY) {
+  const token = await operator(running, key);
+  const account = running.client('account');
+  const organizations = (await account.get<{ items: OrganizationView[] }>('/organizations', { token })).body
+    .items;
+  const users = (await account.get<{ total: number; items: UserView[] }>('/users', { token })).body;
+  const groups = (await account.get<{ total: number; items: GroupView[] }>('/groups', { token })).body;
+  const bootstrap = users.items.find((user) => user.name === 'bootstrap');
+  const keys = bootstrap
+    ? (await account.get<ApiKeyView[]>(`/users/${bootstrap.id}/apikeys`, { token })).body
+    : [];
+  return {
+    token,
+    system: organizations.filter((organization) => organization.name === 'System'),
+    users,
+    groups,
+    bootstrap,
+    keys,
+  };
+}
+
+describe('CONTRACT 2: with SVC_BOOTSTRAP_API_KEY, the System organization, the bootstrap account and its group exist at start', () => {
+  it('there is one organization System, and the token is for it', async () => {
+    const state = await bootstrapped(system);
+    expect(state.system).toHaveLength(1);
+    expect(state.system[0]!.active).toBe(true);
+    expect(decodeJwt(state.token).org).toBe(state.system[0]!.id);
+  });
+
+  it('the bootstrap account is a service account, the one account of System, in the group System administrators', async () => {
+    const state = await bootstrapped(system);
+    expect(state.users.total).toBe(1);
+    expect(state.bootstrap).toMatchObject({ name: 'bootstrap', serviceAccount: true });
+    expect(state.bootstrap!.groups.map((g) => g.name)).toEqual(['System administrators']);
+    expect(decodeJwt(state.token).sub).toBe(state.bootstrap!.id);
+  });
+
+  it('System administrators holds every permission of the catalogue, as GET /permissions lists it, unrestricted', async () => {
+    const state = await bootstrapped(system);
+    const catalogue = await system
+      .client('account')
+      .get<{ permissions: { name: string }[] }>('/permissions', { token: state.token });
+    expect(catalogue.status).toBe(200);
+    const everything = catalogue.body.permissions.map((p) => p.name).sort();
+    expect(everything).toEqual(PERMISSION_CATALOGUE.map((p) => p.name).sort());
+    expect(state.groups.items.map((g) => g.name)).toEqual(['System administrators']);
+    expect([...state.groups.items[0]!.permissions].sort()).toEqual(everything);
+    expect(state.groups.items[0]!.variableSetIds).toEqual([]);
+  });
+
+  it('the key exchanges for a token holding PermissionsAllGlobal and every global permission, which works', async () => {
+    const token = await operator(system);
+    const permissions = decodeJwt(token).permissions as string[];
+    expect(permissions).toContain('PermissionsAllGlobal');
+    for (const global of PERMISSION_CATALOGUE.filter((p) => p.globalPermission)) {
+      expect(permissions).toContain(global.name);
+    }
+    const created = await system.client('account').post<OrganizationView>('/organizations', {
+      token,
+      body: { name: 'Made by the bootstrap operator' },
+    });
+    expect(created.status).toBe(200);
+  });
+
+  it('the key is a key of the bootstrap account that never expires: a year later it still exchanges', async () => {
+    const state = await bootstrapped(system);
+    expect(state.keys).toHaveLength(1);
+    expect(state.keys[0]).toMatchObject({ expiresAt: null, expired: false, hint: BOOTSTRAP_KEY.slice(-4) });
+    system.clock.advance(YEAR);
+    expect((await exchange(system, BOOTSTRAP_KEY)).status).toBe(200);
+    system.clock.advance(YEAR);
+    expect((await exchange(system, BOOTSTRAP_KEY)).status).toBe(200);
+  });
+});
+
+describe('CONTRACT 2: the bootstrap is idempotent across restarts, and a changed value replaces the old key', () => {
+  let owner: TestSystem;
+  let before: Awaited<ReturnType<typeof bootstrapped>>;
+
+  beforeAll(async () => {
+    owner = await startTestSystem({
+      processes: ['account', 'identity', 'audit'],
+      overrides: { SVC_BOOTSTRAP_API_KEY: BOOTSTRAP_KEY },
+    });
+    before = await bootstrapped(owner);
+    // The services stop; the database stays, to be started on again.
+    await owner.system.stop();
+  });
+
+  // Stops nothing more (the services are already stopped) and drops the database.
+  afterAll(() => owner.stop());
+
+  /** Starts the system again on the database of the first start, runs the checks, and stops it. */
+  async function restarted(key: string, checks: (running: TestSystem) => Promise<void>): Promise<void> {
+    const running = await startTestSystem({
+      processes: ['account', 'identity', 'audit'],
+      overrides: { SVC_BOOTSTRAP_API_KEY: key },
+      databaseUrl: owner.databaseUrl,
+    });
+    try {
+      await checks(running);
+    } finally {
+      await running.stop();
+    }
+  }
+
+  it('after a restart with the same key: still one System, one bootstrap account, one group, one key, and the key works', async () => {
+    expect(before.system).toHaveLength(1);
+    await restarted(BOOTSTRAP_KEY, async (running) => {
+      const after = await bootstrapped(running);
+      expect(after.system.map((o) => o.id)).toEqual(before.system.map((o) => o.id));
+      expect(after.users.total).toBe(1);
+      expect(after.bootstrap!.id).toBe(before.bootstrap!.id);
+      expect(after.groups.items.map((g) => g.id)).toEqual(before.groups.items.map((g) => g.id));
+      expect(after.groups.items[0]!.version).toBe(before.groups.items[0]!.version);
+      expect(after.keys.map((k) => k.id)).toEqual(before.keys.map((k) => k.id));
+      expect(decodeJwt(after.token).sub).toBe(before.bootstrap!.id);
+    });
+  });
+
+  it('after a restart with a changed value: the old key no longer exchanges, the new one does, and it is the only bootstrap key', async () => {
+    await restarted(CHANGED_KEY, async (running) => {
+      expect((await exchange(running, BOOTSTRAP_KEY)).status).toBe(401);
+      const after = await bootstrapped(running, CHANGED_KEY);
+      expect(after.system.map((o) => o.id)).toEqual(before.system.map((o) => o.id));
+      expect(after.bootstrap!.id).toBe(before.bootstrap!.id);
+      expect(after.keys).toHaveLength(1);
+      expect(after.keys[0]).toMatchObject({ expiresAt: null, hint: CHANGED_KEY.slice(-4) });
+      expect(after.keys[0]!.id).not.toBe(before.keys[0]!.id);
+    });
+  });
+
+  it('two starts at once on the same database make one of everything', async () => {
+    const starts = await Promise.all(
+      [0, 1].map(() =>
+        startTestSystem({
+          processes: ['account'],
+          overrides: { SVC_BOOTSTRAP_API_KEY: BOOTSTRAP_KEY },
+          databaseUrl: owner.databaseUrl,
+        }),
+      ),
+    );
+    await Promise.all(starts.map((started) => started.stop()));
+    await restarted(BOOTSTRAP_KEY, async (running) => {
+      const after = await bootstrapped(running);
+      expect(after.system).toHaveLength(1);
+      expect(after.users.total).toBe(1);
+      expect(after.groups.total).toBe(1);
+      expect(after.keys).toHaveLength(1);
+      expect(after.keys[0]!.hint).toBe(BOOTSTRAP_KEY.slice(-4));
+    });
+  });
+
+  it('a restart repairs the bootstrap: the account rejoins System administrators, and the group gets every permission back', async () => {
+    await restarted(BOOTSTRAP_KEY, async (running) => {
+      const state = await bootstrapped(running);
+      const account = running.client('account');
+      const group = state.groups.items[0]!;
+      const narrowed = await account.put<GroupView>(`/groups/${group.id}`, {
+        token: state.token,
+        body: { name: group.name, description: group.description, permissions: ['UserList'] },
+      });
+      expect(narrowed.status).toBe(200);
+      expect(narrowed.body.permissions).toEqual(['UserList']);
+      const left = await account.put<UserView>(`/users/${state.bootstrap!.id}/groups`, {
+        token: state.token,
+        body: { groupIds: [] },
+      });
+      expect(left.status).toBe(200);
+      expect(decodeJwt(await operator(running)).permissions).toEqual([]);
+    });
+    await restarted(BOOTSTRAP_KEY, async (running) => {
+      const permissions = decodeJwt(await operator(running)).permissions as string[];
+      expect([...permissions].sort()).toEqual(PERMISSION_CATALOGUE.map((p) => p.name).sort());
+    });
+  });
+});

@@ -1,0 +1,92 @@
+import { createPrivateKey, createPublicKey, randomUUID, sign, verify } from 'node:crypto';
+import type { HttpClient } from '../support/http-client.js';
+import { eventually } from '../support/eventually.js';
+import { startTestSystem, type TestSystem } from '../support/test-system.js';
+import { auditEntries, GLOBAL_ORGANIZATION } from './identity-test-helpers.js';
+
+interface GeneratedKey {
+  kid: string;
+  publicKeyPem: string;
+  privateKeyPem: string;
+  jwk: Record<string, unknown>;
+}
+
+let system: TestSystem;
+let identity: HttpClient;
+
+beforeAll(async () => {
+  system = await startTestSystem({ processes: ['account', 'identity', 'audit'] });
+  identity = system.client('identity');
+});
+
+afterAll(() => system.stop());
+
+describe('spec 4.3: GET /generatejwk/{key} answers a new key pair: public PEM, private PEM and JWK', () => {
+  it('answers a public and a private PEM that belong together: what the private key signs, the public key verifies', async () => {
+    const response = await identity.get<GeneratedKey>('/generatejwk/signing-2026.a_b');
+    expect(response.status).toBe(200);
+    const { publicKeyPem, privateKeyPem } = response.body;
+    expect(publicKeyPem).toMatch(/^-----BEGIN PUBLIC KEY-----/);
+    expect(privateKeyPem).toMatch(/^-----BEGIN PRIVATE KEY-----/);
+    const privateKey = createPrivateKey(privateKeyPem);
+    const publicKey = createPublicKey(publicKeyPem);
+    expect(privateKey.asymmetricKeyType).toBe('rsa');
+    expect(privateKey.asymmetricKeyDetails?.modulusLength).toBeGreaterThanOrEqual(2048);
+    const data = Buffer.from('a token to sign');
+    const signature = sign('sha256', data, privateKey);
+    expect(verify('sha256', data, publicKey, signature)).toBe(true);
+    expect(verify('sha256', Buffer.from('another text'), publicKey, signature)).toBe(false);
+  });
+
+  it('answers a JWK of the same public key, with kid = the key name, alg RS256 and no private parts', async () => {
+    const response = await identity.get<GeneratedKey>('/generatejwk/my-key');
+    expect(response.status).toBe(200);
+    const { jwk, kid, publicKeyPem, privateKeyPem } = response.body;
+    expect(kid).toBe('my-key');
+    expect(jwk).toMatchObject({ kty: 'RSA', kid: 'my-key', alg: 'RS256' });
+    for (const privatePart of ['d', 'p', 'q', 'dp', 'dq', 'qi']) expect(jwk).not.toHaveProperty(privatePart);
+    const fromJwk = createPublicKey({ key: jwk as never, format: 'jwk' });
+    expect(fromJwk.export({ type: 'spki', format: 'pem' })).toBe(publicKeyPem);
+    const signature = sign('sha256', Buffer.from('x'), createPrivateKey(privateKeyPem));
+    expect(verify('sha256', Buffer.from('x'), fromJwk, signature)).toBe(true);
+  });
+
+  it('answers a new key pair on every call', async () => {
+    const first = await identity.get<GeneratedKey>('/generatejwk/same-name');
+    const second = await identity.get<GeneratedKey>('/generatejwk/same-name');
+    expect(first.body.publicKeyPem).not.toBe(second.body.publicKeyPem);
+  });
+
+  it.each(['bad%20key', 'semi%3Bcolon', 'slash%2Fpart', 'x'.repeat(101)])(
+    'a bad key name (%s) is 400 naming path.key',
+    async (key) => {
+      const response = await identity.get(`/generatejwk/${key}`);
+      expect(response.status).toBe(400);
+      expect(response.text).toContain('path.key');
+    },
+  );
+});
+
+describe('spec 6: key generation writes a global JWK entry', () => {
+  it('writes JWK / Create as a global entry naming the key, without any key material', async () => {
+    const kid = `audited-${randomUUID().slice(0, 8)}`;
+    const generated = await identity.get<GeneratedKey>(`/generatejwk/${kid}`);
+    expect(generated.status).toBe(200);
+    await eventually(async () => {
+      const entries = await auditEntries(system, randomUUID(), [
+        { field: 'EntryType', value: 'JWK' },
+        { field: 'EntityId', value: kid },
+      ]);
+      expect(entries).toHaveLength(1);
+      expect(entries[0]).toMatchObject({
+        action: 'Create',
+        organizationId: GLOBAL_ORGANIZATION,
+        loggedBy: GLOBAL_ORGANIZATION,
+        stateWithheld: false,
+      });
+      const text = JSON.stringify(entries[0]);
+      expect(text).not.toContain('PRIVATE KEY');
+      expect(text).not.toContain(String(generated.body.jwk.n));
+    });
+  });
+});

@@ -1,0 +1,25 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** A temporary folder for a test file's settings files; remove it in afterAll. */
+export class TempFolder {
+  private count = 0;
+
+  private constructor(readonly path: string) {}
+
+  static create(prefix: string): TempFolder {
+    return new TempFolder(mkdtempSync(join(tmpdir(), `${prefix}-`)));
+  }
+
+  /** Writes a new file holding `content` (JSON unless already text) and returns its path. */
+  write(content: unknown): string {
+    const path = join(this.path, `settings-${++this.count}.json`);
+    writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+    return path;
+  }
+
+  remove(): void {
+    rmSync(this.path, { recursive: true, force: true });
+  }
+}

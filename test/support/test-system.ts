@@ -1,0 +1,143 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { TokenSigner } from '../../platform/auth/token-signer.js';
+import { loadSettings, type ProcessName, type Settings } from '../../platform/config/settings.js';
+import { createLogger } from '../../platform/logging/logger.js';
+import type { HostResolver } from '../../platform/http/public-address.js';
+import type { PermissionName } from '../../platform/permissions/catalogue.js';
+import { startSystem, type RunningSystem } from '../../launcher/system.js';
+import { HttpClient } from './http-client.js';
+import { deleteStreams } from './nats-streams.js';
+import { TestClock } from './test-clock.js';
+
+export interface TestSystemOptions {
+  processes?: ProcessName[];
+  /** Settings by their spec names, over the test defaults. */
+  overrides?: Record<string, unknown>;
+  clock?: TestClock;
+  /** How the system resolves third-party host names (the identity provider check); DNS when omitted. */
+  resolver?: HostResolver;
+  /**
+   * Runs on this existing database (another test system's, say, to restart on it) instead of
+   * a fresh one; the database is then not dropped when this system stops.
+   */
+  databaseUrl?: string;
+}
+
+export interface TokenRequest {
+  permissions: PermissionName[];
+  organizationId?: string;
+  accountId?: string;
+  variableSets?: Partial<Record<PermissionName, number[]>>;
+}
+
+export interface TestSystem {
+  readonly system: RunningSystem;
+  readonly settings: Settings;
+  readonly clock: TestClock;
+  readonly databaseUrl: string;
+  client(process: ProcessName): HttpClient;
+  /** A session token signed with the system's key, as the identity service would mint it. */
+  token(request: TokenRequest): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Boots the real system in this process on every port 0, against a database of its own
+ * on the test PostgreSQL server and, when NATS_URL is set, streams of its own on the real
+ * NATS (a unique QUEUE_PREFIX). Stopping drops both.
+ */
+export async function startTestSystem(options: TestSystemOptions = {}): Promise<TestSystem> {
+  const serverUrl = process.env.TEST_DATABASE_SERVER_URL;
+  if (!serverUrl) throw new Error('TEST_DATABASE_SERVER_URL is unset: run the tests with `npm test`');
+  // A database of its own, made here and dropped on stop; or the one it was given, left alone.
+  const databaseName = options.databaseUrl ? undefined : `t_${randomBytes(6).toString('hex')}`;
+  const databaseUrl = databaseName ? await createDatabase(serverUrl, databaseName) : options.databaseUrl!;
+  const queuePrefix = `t${randomBytes(4).toString('hex')}-`;
+  const clock = options.clock ?? new TestClock();
+  const settings = loadSettings({
+    env: {},
+    overrides: {
+      NODE_ENV: 'test',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'config-library-data-')),
+      DATABASE_URL: databaseUrl,
+      NATS_URL: process.env.NATS_URL,
+      QUEUE_PREFIX: queuePrefix,
+      LIBRARY_PORT: 0,
+      ACCOUNT_PORT: 0,
+      IDENTITY_PORT: 0,
+      AUDIT_PORT: 0,
+      GATEWAY_PORT: 0,
+      'Jwt:PrivateKey': process.env.TEST_JWT_PRIVATE_KEY,
+      ...options.overrides,
+    },
+  });
+  let system: RunningSystem;
+  try {
+    system = await startSystem({
+      settings,
+      processes: options.processes,
+      clock,
+      logger: createLogger(settings.logLevel),
+      resolver: options.resolver,
+    });
+  } catch (error) {
+    if (databaseName) await dropDatabase(serverUrl, databaseName);
+    throw error;
+  }
+  if (!system.platform) throw new Error('a test system needs at least one service besides the gateway');
+  const signer = new TokenSigner(system.platform.keys, settings.jwt);
+  return {
+    system,
+    settings,
+    clock,
+    databaseUrl,
+    client: (name) => {
+      const url = system.urls[name];
+      if (!url) throw new Error(`${name} was not started in this test system`);
+      return new HttpClient(url);
+    },
+    token: (request) =>
+      signer.sign(
+        {
+          sub: request.accountId ?? randomUUID(),
+          org: request.organizationId ?? randomUUID(),
+          permissions: request.permissions,
+          ...(request.variableSets ? { variableSets: request.variableSets } : {}),
+        },
+        clock.now(),
+      ),
+    stop: async () => {
+      await system.stop();
+      if (databaseName) await dropDatabase(serverUrl, databaseName);
+      if (settings.queue.natsUrl) await deleteStreams(settings.queue.natsUrl, queuePrefix);
+    },
+  };
+}
+
+async function createDatabase(serverUrl: string, name: string): Promise<string> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(`create database "${name}"`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function dropDatabase(serverUrl: string, name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(`drop database if exists "${name}" with (force)`);
+  } finally {
+    await client.end();
+  }
+}
