@@ -47,6 +47,19 @@ describe('CONTRACT 1 Settings: keys match without regard to case', () => {
     expect(source.get('jwt:issuer')).toBe('from-file');
   });
 
+  it('lower-cases the keys of an object value, whichever source sets it first', () => {
+    const objectFirst = SettingsSource.from({
+      env: {},
+      overrides: { 'Credits:Bands': { Pro: 5000 }, 'Credits:Bands:Gold': 9000 },
+    });
+    const flatFirst = SettingsSource.from({
+      env: { Credits__Bands__Gold: '9000' },
+      overrides: { 'Credits:Bands': { Pro: 5000 } },
+    });
+    expect(objectFirst.get('Credits:Bands')).toEqual({ pro: 5000, gold: 9000 });
+    expect(flatFirst.get('Credits:Bands')).toEqual({ pro: 5000, gold: '9000' });
+  });
+
   it('answers undefined for a key nobody set, and for a path through a plain value', () => {
     const source = SettingsSource.from({ env: { Jwt__Issuer: 'x' } });
     expect(source.get('Jwt:Audience')).toBeUndefined();

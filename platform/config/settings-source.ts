@@ -82,7 +82,8 @@ function setPath(tree: RawTree, parts: string[], value: unknown): void {
   const last = parts[parts.length - 1]!.toLowerCase();
   const existing = node[last];
   if (isPlainObject(existing) && isPlainObject(value)) mergeInto(existing, value);
-  else node[last] = value;
+  // Keys inside an object value match without regard to case too (`Credits:Bands` { Pro: 5000 }).
+  else node[last] = isPlainObject(value) ? lowerKeys(value) : value;
 }
 
 function mergeInto(target: RawTree, source: unknown): void {
