@@ -105,7 +105,8 @@ export function userRoutes(users: UserService, provisioning: ProvisioningService
       path: '/users/{id}/permissions',
       operationId: 'getUserPermissions',
       summary: "An account's permissions",
-      description: 'Anonymous; used for session renewal. The account must belong to organizationId.',
+      description:
+        'Anonymous; used for session renewal. The account must belong to organizationId, and the organization must be active (404 otherwise).',
       tag,
       auth: 'none',
       params: userIdParams,

@@ -13,6 +13,7 @@ import type { ListQuery, Page } from '../../../platform/http/query-schemas.js';
 import { holds, requireCaller, requirePermission } from '../../../platform/permissions/authorize.js';
 import { GroupMember } from '../entities/group-member.entity.js';
 import { Group } from '../entities/group.entity.js';
+import { Organization } from '../entities/organization.entity.js';
 import { UserIdentity } from '../entities/user-identity.entity.js';
 import { User } from '../entities/user.entity.js';
 import { groupsOf, permissionsOf, replaceMemberships } from './account-permissions.js';
@@ -223,6 +224,10 @@ export class UserService {
    */
   async permissions(userId: string, organizationId: string): Promise<UserPermissionsView> {
     const em = scopeToOrganization(this.deps.orm.em.fork(), organizationId);
+    // A disabled organization answers nothing, so its sessions are not renewed (as it cannot sign in).
+    if (!(await em.findOne(Organization, { id: organizationId, active: true }))) {
+      throw NotFoundError.entity('Organization', organizationId);
+    }
     await findUser(em, userId);
     const { permissions, variableSets } = await permissionsOf(em, userId);
     return { userId, organizationId, permissions, variableSets };
