@@ -82,7 +82,12 @@ export class ProvisioningService {
       ),
     );
     const author = { organizationId: organization.id, accountId: null };
-    if (!decision.allowed) {
+    // A service account holding the address leaves nobody to issue to: a person account beside it
+    // would break the one-address-per-organization rule, and the service account is never taken over.
+    const heldByServiceAccount =
+      decision.allowed &&
+      (await em.findOne(User, { [raw('lower(email)')]: body.email.toLowerCase(), serviceAccount: true }));
+    if (!decision.allowed || heldByServiceAccount) {
       this.deps.auditLog.record(outbox, author, {
         entryType: 'User',
         entityName: 'User',
