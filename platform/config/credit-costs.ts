@@ -9,10 +9,14 @@ export interface CreditCosts {
   readonly variablePreviewCost: number;
 }
 
-const cost = integerSetting().pipe(z.number().nonnegative());
+/** Spec section 8. */
+export const CREDIT_COST_DEFAULTS: CreditCosts = { variableGetCost: 1, variablePreviewCost: 10 };
+
+/** A credit cost: a whole number of credits, 0 or more. */
+export const creditCost = integerSetting().pipe(z.number().nonnegative());
 const costsSchema = z.object({
-  VariableGetCost: cost.default(1),
-  VariablePreviewCost: cost.default(10),
+  VariableGetCost: creditCost.default(CREDIT_COST_DEFAULTS.variableGetCost),
+  VariablePreviewCost: creditCost.default(CREDIT_COST_DEFAULTS.variablePreviewCost),
 });
 
 /**

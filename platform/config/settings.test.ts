@@ -268,6 +268,57 @@ describe('CONTRACT 1 Settings: a bad value stops the start with a SettingsError 
   });
 });
 
+describe('issue 2 settings: a bad secret setting is named with its problem, its value never echoed', () => {
+  it.each([
+    [
+      'SVC_BOOTSTRAP_API_KEY',
+      { SVC_BOOTSTRAP_API_KEY: 'short-bootstrap-secret-XYZ' },
+      'short-bootstrap-secret-XYZ',
+    ],
+    ['Payments:WebhookSecret', { Payments__WebhookSecret: 'hush-1234' }, 'hush-1234'],
+    [
+      'Jwt:PrivateKey',
+      { Jwt__PrivateKey: 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC' },
+      'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC',
+    ],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://admin:s3cr3t-pw@db' }, 's3cr3t-pw'],
+    ['NATS_URL', { NATS_URL: 'http://user:nats-pw-77@nats' }, 'nats-pw-77'],
+  ])('%s', (name, env, secret) => {
+    const error = settingsErrorFor(env);
+    expect(error.problems).toHaveLength(1);
+    expect(error.problems[0]).toContain(name);
+    expect(error.message).not.toContain(secret);
+  });
+
+  it('still echoes the value of a setting that is not secret, to help the operator', () => {
+    expect(settingsErrorFor({ AUDIT_PORT: 'abc' }).message).toContain('"abc"');
+  });
+});
+
+describe('spec 8 / CONTRACT 1: CreditCosts are validated at start like every setting', () => {
+  it.each([
+    ['CreditCosts:VariableGetCost', { CreditCosts__VariableGetCost: 'abc' }],
+    ['CreditCosts:VariablePreviewCost', { CreditCosts__VariablePreviewCost: '-1' }],
+    ['CreditCosts:VariablePreviewCost', { CreditCosts__VariablePreviewCost: '2.5' }],
+  ])('a bad %s stops the start naming it', (name, env) => {
+    const error = settingsErrorFor(env);
+    expect(error.problems).toHaveLength(1);
+    expect(error.problems[0]).toContain(name);
+  });
+
+  it('a bad cost in the settings file stops the start naming it', () => {
+    const path = settingsFile({ CreditCosts: { VariableGetCost: true } });
+    expect(settingsErrorFor({ SETTINGS_FILE: path }).message).toContain('CreditCosts:VariableGetCost');
+  });
+
+  it('accepts good costs, and none', () => {
+    expect(() =>
+      loadSettings({ env: { CreditCosts__VariableGetCost: '0', CreditCosts__VariablePreviewCost: '25' } }),
+    ).not.toThrow();
+    expect(() => loadSettings({ env: {} })).not.toThrow();
+  });
+});
+
 describe('CONTRACT 1 Signing key: NODE_ENV=production reads Jwt__PrivateKey or Jwt__PublicKey', () => {
   it('starts in production with Jwt__PrivateKey', () => {
     const settings = loadSettings({ env: { NODE_ENV: 'production', Jwt__PrivateKey: privatePem } });

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { CREDIT_COST_DEFAULTS, creditCost } from './credit-costs.js';
 import { SettingsSource, readSettingsFile } from './settings-source.js';
 import { integerSetting, unset } from './setting-values.js';
 
@@ -89,12 +90,14 @@ export function loadSettings(
     overrides: options.overrides,
   });
   const problems: string[] = [];
-  const read = <T extends z.ZodType>(key: string, schema: T): z.output<T> => {
+  /** A secret's value (or a URL that may carry a password) is never written into the message. */
+  const read = <T extends z.ZodType>(key: string, schema: T, kind?: 'secret'): z.output<T> => {
     const raw = source.get(key);
     const result = schema.safeParse(unset(raw));
     if (result.success) return result.data;
+    const reasons = result.error.issues.map((i) => i.message).join(', ');
     problems.push(
-      `${key}: ${result.error.issues.map((i) => i.message).join(', ')} (got ${JSON.stringify(raw)})`,
+      kind === 'secret' ? `${key}: ${reasons}` : `${key}: ${reasons} (got ${JSON.stringify(raw)})`,
     );
     return undefined as z.output<T>;
   };
@@ -116,6 +119,7 @@ export function loadSettings(
           .string()
           .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
           .optional(),
+        'secret',
       ),
       embeddedPort: read(
         'EMBEDDED_POSTGRES_PORT',
@@ -129,6 +133,7 @@ export function loadSettings(
           .string()
           .regex(/^(nats|tls):\/\/|^[\w.-]+:\d+$/, 'must be a nats:// URL')
           .optional(),
+        'secret',
       ),
       prefix: read(
         'QUEUE_PREFIX',
@@ -161,7 +166,7 @@ export function loadSettings(
       subject: read('Jwt:Subject', z.string().min(1).optional()),
       durationInMinutes: read('Jwt:DurationInMinutes', minutes.default(60)),
       refreshDurationInMinutes: read('Jwt:RefreshDurationInMinutes', minutes.default(10080)),
-      privateKey: read('Jwt:PrivateKey', pem('PRIVATE KEY').optional()),
+      privateKey: read('Jwt:PrivateKey', pem('PRIVATE KEY').optional(), 'secret'),
       publicKey: read('Jwt:PublicKey', pem('PUBLIC KEY').optional()),
     },
     tokenRefresh: { allowedOrigins: read('TokenRefresh:AllowedOrigins', stringList.default([])) },
@@ -173,14 +178,19 @@ export function loadSettings(
       webhookSecret: read(
         'Payments:WebhookSecret',
         z.string().min(16, 'must be at least 16 characters').optional(),
+        'secret',
       ),
     },
     audit: { authNotRequired: read('Audit:AuthNotRequired', stringList.default(DEFAULT_AUTH_NOT_REQUIRED)) },
     bootstrapApiKey: read(
       'SVC_BOOTSTRAP_API_KEY',
       z.string().min(32, 'must be at least 32 characters').optional(),
+      'secret',
     ),
   };
+  // Read again on every request (CreditCostReader); checked here too, so a bad value stops the start.
+  read('CreditCosts:VariableGetCost', creditCost.default(CREDIT_COST_DEFAULTS.variableGetCost));
+  read('CreditCosts:VariablePreviewCost', creditCost.default(CREDIT_COST_DEFAULTS.variablePreviewCost));
   if (problems.length > 0) {
     throw new SettingsError(problems);
   }
