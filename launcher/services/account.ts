@@ -63,7 +63,14 @@ export async function startAccountService(platform: PlatformContext): Promise<St
     payments: new PaymentWebhookService(deps, settings.payments.webhookSecret),
     bootstrap: new BootstrapService(deps),
   };
-  if (settings.bootstrapApiKey) await services.bootstrap.ensure(settings.bootstrapApiKey);
+  try {
+    await services.bootstrap.apply(settings.bootstrapApiKey);
+  } catch (error) {
+    // The start fails; what this service opened closes with it.
+    await outbox.relay.stop();
+    await orm.close();
+    throw error;
+  }
   queue.consume(TOPICS.creditsSpent, CREDITS_CONSUMER, (message) => services.creditSpend.record(message));
   const host = await startServiceHost(
     {
@@ -72,7 +79,7 @@ export async function startAccountService(platform: PlatformContext): Promise<St
       description: 'Organizations, accounts, groups and permissions, API keys and credits.',
       routes: accountRoutes(services),
       subgraph: accountSubgraph(services),
-      readiness: async () => ({ database: await isDatabaseReady(orm), queue: queue.isReady() }),
+      readiness: async () => ({ database: await isDatabaseReady(orm, logger), queue: queue.isReady() }),
     },
     { host: settings.http.host, port: settings.http.ports.account, verifier: platform.verifier, logger },
   );

@@ -35,7 +35,7 @@ export async function startAuditService(platform: PlatformContext): Promise<Star
       description: 'The change log of every service: who did what, when, with the state before and after.',
       routes: auditRoutes(audit),
       subgraph: auditSubgraph(audit),
-      readiness: async () => ({ database: await isDatabaseReady(orm), queue: queue.isReady() }),
+      readiness: async () => ({ database: await isDatabaseReady(orm, logger), queue: queue.isReady() }),
     },
     { host: settings.http.host, port: settings.http.ports.audit, verifier: platform.verifier, logger },
   );

@@ -69,6 +69,18 @@ describe('spec 5.6: signing is RS256 with a configured PEM private key', () => {
     await expect(loadSigningKeys(settings, logger)).rejects.toThrow('Jwt:PrivateKey');
   });
 
+  it('refuses a verify-only public key that is not RSA, naming Jwt:PublicKey (not Jwt:PrivateKey)', async () => {
+    const ec = generateKeyPairSync('ec', {
+      namedCurve: 'P-256',
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    });
+    const settings = loadSettings({ env: {}, overrides: { 'Jwt:PublicKey': ec.publicKey } });
+    const failure = loadSigningKeys(settings, logger);
+    await expect(failure).rejects.toThrow('Jwt:PublicKey: must be an RSA key');
+    await expect(failure).rejects.not.toThrow('Jwt:PrivateKey');
+  });
+
   it('refuses a PEM it cannot read, naming the setting', async () => {
     const garbage = '-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----';
     const settings = loadSettings({ env: {}, overrides: { 'Jwt:PrivateKey': garbage } });

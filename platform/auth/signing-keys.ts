@@ -24,11 +24,14 @@ export async function loadSigningKeys(settings: Settings, logger: Logger): Promi
   const { privateKey: privatePem, publicKey: publicPem } = settings.jwt;
   let privateKey: KeyObject | undefined;
   let publicKey: KeyObject;
+  /** The setting the key came from, named when it is not usable. */
+  let source = 'Jwt:PrivateKey';
   if (privatePem) {
-    privateKey = readKey(() => createPrivateKey(privatePem), 'Jwt:PrivateKey');
+    privateKey = readKey(() => createPrivateKey(privatePem), source);
     publicKey = createPublicKey(privateKey);
   } else if (publicPem) {
-    publicKey = readKey(() => createPublicKey(publicPem), 'Jwt:PublicKey');
+    source = 'Jwt:PublicKey';
+    publicKey = readKey(() => createPublicKey(publicPem), source);
   } else if (settings.production) {
     throw new Error(
       'Jwt:PrivateKey: required when NODE_ENV=production (a generated key is for development only)',
@@ -38,7 +41,7 @@ export async function loadSigningKeys(settings: Settings, logger: Logger): Promi
     publicKey = createPublicKey(privateKey);
   }
   if (publicKey.asymmetricKeyType !== 'rsa') {
-    throw new Error('Jwt:PrivateKey: must be an RSA key (tokens are signed with RS256)');
+    throw new Error(`${source}: must be an RSA key (tokens are signed with RS256)`);
   }
   if (settings.jwt.subject) {
     logger.warn("Jwt:Subject is set but has no effect: a token's sub is always the account id (spec 5.5)");

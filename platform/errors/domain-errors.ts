@@ -40,6 +40,19 @@ export class BadRequestError extends DomainError {
   }
 }
 
+/** A request body in a media type the operation does not read. */
+export class UnsupportedMediaTypeError extends DomainError {
+  readonly status = 415;
+  readonly code = 'UNSUPPORTED_MEDIA_TYPE';
+  readonly title = 'Unsupported media type';
+
+  static expected(expected: string, got: string | undefined): UnsupportedMediaTypeError {
+    return new UnsupportedMediaTypeError(
+      `The request body must be ${expected}${got ? `, not ${got}` : ' (no Content-Type was given)'}.`,
+    );
+  }
+}
+
 export class UnauthorizedError extends DomainError {
   readonly status = 401;
   readonly code = 'UNAUTHENTICATED';

@@ -4,10 +4,9 @@ import {
   ApolloServerPluginLandingPageDisabled,
 } from '@apollo/server/plugin/disabled';
 import { buildSubgraphSchema } from '@apollo/subgraph';
-import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/resolverMap.js';
 import { expressMiddleware } from '@as-integrations/express5';
 import type { RequestHandler } from 'express';
-import type { DocumentNode, GraphQLSchema } from 'graphql';
+import type { DocumentNode, GraphQLFieldResolver, GraphQLScalarType, GraphQLSchema } from 'graphql';
 import type { Caller } from '../auth/caller.js';
 import { readSessionToken } from '../auth/token-reader.js';
 import type { TokenVerifier } from '../auth/token-verifier.js';
@@ -20,14 +19,31 @@ export interface GraphQLContext {
   caller: Caller | undefined;
 }
 
+// A field's parent is what its type's resolver answered; graphql-js types it as any too.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type FieldResolver = GraphQLFieldResolver<any, GraphQLContext>;
+
+/** Resolvers by type and field, in the shape buildSubgraphSchema takes, with our context. */
+export interface SubgraphResolverMap {
+  [typeName: string]:
+    | { [fieldName: string]: FieldResolver | { requires?: string; resolve?: FieldResolver } }
+    | GraphQLScalarType
+    | { [enumValue: string]: string | number };
+}
+
+/** The resolver map as buildSubgraphSchema's public signature declares it (an unknown context). */
+type ApolloResolverMap = NonNullable<
+  Exclude<Parameters<typeof buildSubgraphSchema>[0], DocumentNode | readonly unknown[]>['resolvers']
+>;
+
 export interface SubgraphDefinition {
   typeDefs: DocumentNode;
-  resolvers: GraphQLResolverMap<GraphQLContext>;
+  resolvers: SubgraphResolverMap;
 }
 
 export function buildSubgraph(definition: SubgraphDefinition): GraphQLSchema {
   // Apollo types the map with an unknown context; ours always receives a GraphQLContext.
-  const resolvers = definition.resolvers as GraphQLResolverMap<unknown>;
+  const resolvers = definition.resolvers as ApolloResolverMap;
   return buildSubgraphSchema({ typeDefs: definition.typeDefs, resolvers });
 }
 

@@ -15,13 +15,25 @@ export const booleanInput = z
   )
   .meta({ type: 'boolean' });
 
-/** An integer within bounds, from a query string or a typed caller. */
+const DECIMAL_INTEGER = /^-?\d+$/;
+
+/**
+ * An integer within bounds, from a query string or path (decimal digits, optionally after
+ * a minus, which the bounds then judge) or from a typed caller such as a GraphQL resolver
+ * (a number). `0x10`, `1e2`, `1.0`, ` 1` and `true` are refused, not read as numbers the
+ * caller did not write.
+ */
 export function integerInput(min: number, max: number) {
-  return z.coerce
-    .number({ error: 'must be an integer' })
-    .int('must be an integer')
-    .min(min, `must be at least ${min}`)
-    .max(max, `must be at most ${max}`);
+  return z
+    .preprocess(
+      (value) => (typeof value === 'string' && DECIMAL_INTEGER.test(value) ? Number(value) : value),
+      z
+        .number({ error: 'must be an integer' })
+        .int('must be an integer')
+        .min(min, `must be at least ${min}`)
+        .max(max, `must be at most ${max}`),
+    )
+    .meta({ type: 'integer', minimum: min, maximum: max });
 }
 
 /** Upper bound of `take` on every list (the spec leaves it open; see docs/decisions.md). */

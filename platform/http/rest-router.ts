@@ -2,9 +2,11 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import type { Caller } from '../auth/caller.js';
 import { readSessionToken } from '../auth/token-reader.js';
 import type { TokenVerifier } from '../auth/token-verifier.js';
-import { UnauthorizedError } from '../errors/domain-errors.js';
+import { UnauthorizedError, UnsupportedMediaTypeError } from '../errors/domain-errors.js';
 import type { Route } from './route.js';
 import { parseInput } from './validation.js';
+
+const JSON_MEDIA_TYPE = 'application/json';
 
 /**
  * Mounts routes on an Express router: reads the caller, validates path, query and body
@@ -25,14 +27,27 @@ export function restRouter(routes: Route[], verifier: TokenVerifier): Router {
 
 async function handle(route: Route, verifier: TokenVerifier, req: Request, res: Response): Promise<void> {
   const caller = await readCaller(route, verifier, req);
+  // A body in another media type is not read by the JSON parser: refuse it rather than
+  // treating it as no body. (`req.is` is null when the request has no body at all.)
+  if (route.body && req.is(JSON_MEDIA_TYPE) === false) {
+    throw UnsupportedMediaTypeError.expected(JSON_MEDIA_TYPE, req.get('content-type'));
+  }
   const params: unknown = route.params ? parseInput(route.params, req.params, 'path') : undefined;
-  const query: unknown = route.query ? parseInput(route.query, req.query, 'query') : undefined;
+  const query: unknown = route.query ? parseInput(route.query, presentValues(req.query), 'query') : undefined;
   const body: unknown = route.body ? parseInput(route.body, req.body, 'body') : undefined;
   const result = await route.handle({ caller, params, query, body, request: req, response: res });
   res.status(route.status ?? 200);
   if (route.response === null) res.end();
   else if (route.responseContentType === 'text/plain') res.type('text/plain').send(String(result));
   else res.json(result);
+}
+
+/**
+ * The query parameters that have a value: `?take=` is the same as no `take`, so its
+ * default applies (as an empty setting is unset; docs/decisions.md).
+ */
+function presentValues(query: Request['query']): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(query).filter(([, value]) => value !== ''));
 }
 
 async function readCaller(route: Route, verifier: TokenVerifier, req: Request): Promise<Caller | undefined> {

@@ -1,19 +1,13 @@
-import type { IncomingMessage, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import type { IncomingMessage } from 'node:http';
+import express, { type Express, type RequestHandler } from 'express';
 import type { ServiceName } from '../config/settings.js';
 import type { TokenVerifier } from '../auth/token-verifier.js';
-import {
-  BadRequestError,
-  DomainError,
-  InsufficientCreditsError,
-  NotFoundError,
-  ServiceUnavailableError,
-} from '../errors/domain-errors.js';
-import { PROBLEM_CONTENT_TYPE, toProblemDetails } from '../errors/problem-details.js';
+import { ServiceUnavailableError } from '../errors/domain-errors.js';
 import { subgraphMiddleware, type SubgraphDefinition } from '../graphql/subgraph.js';
 import type { Logger } from '../logging/logger.js';
 import { apiDocsRouter } from './api-docs.js';
+import { notFoundHandler, problemErrorHandler } from './error-handler.js';
+import { startHttpServer } from './http-server.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { restRouter } from './rest-router.js';
 import type { Route } from './route.js';
@@ -72,10 +66,13 @@ export async function startServiceHost(
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
-  // The raw bytes are kept for routes that check a signature over them (webhooks).
+  // The raw bytes are kept for routes that check a signature over them (webhooks). Any JSON
+  // value is parsed (not only objects and arrays), so `null` or `"abc"` reaches the route's
+  // schema and is refused as the wrong shape, not as broken JSON.
   app.use(
     express.json({
       limit: '5mb',
+      strict: false,
       verify: (req, _res, buffer) => {
         (req as RawBodyRequest).rawBody = buffer;
       },
@@ -101,70 +98,16 @@ export async function startServiceHost(
   }
   for (const handler of definition.middleware ?? []) app.use(handler);
   app.use(restRouter(definition.routes, options.verifier));
-  app.use((req, _res, next) => next(new NotFoundError(`There is no ${req.method} ${req.path}.`)));
-  app.use(errorHandler(logger));
+  app.use(notFoundHandler());
+  app.use(problemErrorHandler(logger));
 
-  const server = await listen(app, options.host, options.port);
-  const { port } = server.address() as AddressInfo;
-  const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
+  const server = await startHttpServer(app, options.host, options.port);
   return {
-    url,
+    url: server.url,
     app,
     close: async () => {
-      await new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      });
+      await server.close();
       await stopSubgraph?.();
     },
   };
-}
-
-function listen(app: Express, host: string, port: number): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const server = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(server)));
-  });
-}
-
-/** The only place a REST error is written: problem details, or the spec's plain text for 429. */
-function errorHandler(logger: Logger): ErrorRequestHandler {
-  return (error: unknown, req, res, _next) => {
-    const known = fromExpress(error);
-    if (known instanceof InsufficientCreditsError) {
-      res.status(429).type('text/plain').send(known.message);
-      return;
-    }
-    const problem = toProblemDetails(known, req.originalUrl, logger);
-    res.status(problem.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problem));
-  };
-}
-
-/** Body-parser and other framework errors carry a safe 4xx status; keep it with a plain message. */
-function fromExpress(error: unknown): unknown {
-  if (error instanceof DomainError) return error;
-  const candidate = error as { type?: unknown; status?: unknown; expose?: unknown } | null;
-  if (candidate?.type === 'entity.parse.failed')
-    return new BadRequestError('The request body is not valid JSON.');
-  if (
-    typeof candidate?.status === 'number' &&
-    candidate.status >= 400 &&
-    candidate.status < 500 &&
-    candidate.expose
-  ) {
-    return new HttpFrameworkError(candidate.status, (error as Error).message);
-  }
-  return error;
-}
-
-class HttpFrameworkError extends DomainError {
-  readonly code = 'BAD_REQUEST';
-  readonly title: string;
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-    this.title =
-      status === 413 ? 'Payload too large' : status === 415 ? 'Unsupported media type' : 'Bad request';
-  }
 }

@@ -2,7 +2,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { TokenSigner } from '../../platform/auth/token-signer.js';
 import { loadSettings, type ProcessName, type Settings } from '../../platform/config/settings.js';
 import { createLogger } from '../../platform/logging/logger.js';
@@ -11,6 +10,7 @@ import type { PermissionName } from '../../platform/permissions/catalogue.js';
 import { startSystem, type RunningSystem } from '../../launcher/system.js';
 import { HttpClient } from './http-client.js';
 import { deleteStreams } from './nats-streams.js';
+import { createTestDatabase, dropTestDatabase } from './test-database.js';
 import { TestClock } from './test-clock.js';
 
 export interface TestSystemOptions {
@@ -51,11 +51,10 @@ export interface TestSystem {
  * NATS (a unique QUEUE_PREFIX). Stopping drops both.
  */
 export async function startTestSystem(options: TestSystemOptions = {}): Promise<TestSystem> {
-  const serverUrl = process.env.TEST_DATABASE_SERVER_URL;
-  if (!serverUrl) throw new Error('TEST_DATABASE_SERVER_URL is unset: run the tests with `npm test`');
   // A database of its own, made here and dropped on stop; or the one it was given, left alone.
-  const databaseName = options.databaseUrl ? undefined : `t_${randomBytes(6).toString('hex')}`;
-  const databaseUrl = databaseName ? await createDatabase(serverUrl, databaseName) : options.databaseUrl!;
+  const created = options.databaseUrl ? undefined : await createTestDatabase();
+  const databaseName = created?.name;
+  const databaseUrl = created?.url ?? options.databaseUrl!;
   const queuePrefix = `t${randomBytes(4).toString('hex')}-`;
   const clock = options.clock ?? new TestClock();
   const settings = loadSettings({
@@ -86,7 +85,7 @@ export async function startTestSystem(options: TestSystemOptions = {}): Promise<
       resolver: options.resolver,
     });
   } catch (error) {
-    if (databaseName) await dropDatabase(serverUrl, databaseName);
+    if (databaseName) await dropTestDatabase(databaseName);
     throw error;
   }
   if (!system.platform) throw new Error('a test system needs at least one service besides the gateway');
@@ -113,31 +112,8 @@ export async function startTestSystem(options: TestSystemOptions = {}): Promise<
       ),
     stop: async () => {
       await system.stop();
-      if (databaseName) await dropDatabase(serverUrl, databaseName);
+      if (databaseName) await dropTestDatabase(databaseName);
       if (settings.queue.natsUrl) await deleteStreams(settings.queue.natsUrl, queuePrefix);
     },
   };
-}
-
-async function createDatabase(serverUrl: string, name: string): Promise<string> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(`create database "${name}"`);
-  } finally {
-    await client.end();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function dropDatabase(serverUrl: string, name: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(`drop database if exists "${name}" with (force)`);
-  } finally {
-    await client.end();
-  }
 }
