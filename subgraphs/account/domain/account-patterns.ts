@@ -1,3 +1,5 @@
+import { RE2JS } from 're2js';
+
 /** Why a pattern was skipped, for the log. */
 export type InvalidPatternHandler = (pattern: string, error: Error) => void;
 
@@ -25,17 +27,23 @@ export function isAdministratorAddress(email: string, adminEmails: readonly stri
   return adminEmails.some((address) => address.trim().toLowerCase() === wanted);
 }
 
+/**
+ * Patterns run on addresses from an anonymous endpoint, so they are matched by RE2 (re2js), whose
+ * time is linear in the input: a backtracking engine lets a pattern such as `(a+)+$` stall the
+ * process for seconds on one address. JavaScript spellings RE2 also has (`\u00e9`, `(?<name>`) are
+ * translated; what RE2 cannot run in linear time (backreferences, lookaround) does not compile.
+ */
 export function matchesAccountPattern(
   email: string,
   patterns: readonly string[],
   onInvalidPattern: InvalidPatternHandler,
 ): boolean {
   return patterns.some((pattern) => {
-    let compiled: RegExp;
+    let compiled: RE2JS;
     try {
-      compiled = new RegExp(pattern, 'i');
+      compiled = RE2JS.compile(RE2JS.translateRegExp(pattern), RE2JS.CASE_INSENSITIVE);
     } catch (error) {
-      onInvalidPattern(pattern, error as Error);
+      onInvalidPattern(pattern, error instanceof Error ? error : new Error(String(error)));
       return false;
     }
     return compiled.test(email);
