@@ -1,29 +1,15 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import {
-  ApolloGateway,
-  RemoteGraphQLDataSource,
-  type GraphQLDataSourceProcessOptions,
-} from '@apollo/gateway';
+import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
-import { readSessionToken, SESSION_HEADER } from '../platform/auth/token-reader.js';
+import { readSessionToken } from '../platform/auth/token-reader.js';
+import { notFoundHandler, problemErrorHandler } from '../platform/http/error-handler.js';
+import { startHttpServer } from '../platform/http/http-server.js';
 import type { Logger } from '../platform/logging/logger.js';
+import { formatGatewayError } from './gateway-errors.js';
 import { playgroundRouter } from './playground.js';
-
-interface GatewayContext {
-  token: string | undefined;
-}
-
-/** Passes the caller's session token on to every subgraph it asks. */
-class TokenForwardingDataSource extends RemoteGraphQLDataSource<GatewayContext> {
-  override willSendRequest({ request, context }: GraphQLDataSourceProcessOptions<GatewayContext>): void {
-    const token = (context as Partial<GatewayContext>).token;
-    if (token) request.http?.headers.set(SESSION_HEADER, token);
-  }
-}
+import { SubgraphDataSource, type GatewayContext } from './subgraph-data-source.js';
 
 export interface GatewayOptions {
   supergraphSdl: string;
@@ -42,17 +28,24 @@ export interface RunningGateway {
 /**
  * The Apollo gateway over the checked-in supergraph. The token comes from `x-svc-auth`
  * (header, then cookie) and goes to the subgraphs as a header; the subgraphs check it.
+ * Every REST-style error (a path it does not serve, a body that is not JSON) is problem
+ * details, as the services answer them (CONTRACT section 7).
  */
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
+  const logger = options.logger;
   const gateway = new ApolloGateway({
     supergraphSdl: options.supergraphSdl,
-    buildService: ({ name, url }) =>
-      new TokenForwardingDataSource({ url: options.subgraphUrls[name] ?? url }),
-    logger: options.logger.child({ component: 'apollo-gateway' }),
+    buildService: ({ name, url }) => {
+      const address = options.subgraphUrls[name] ?? url;
+      if (!address) throw new Error(`The supergraph names no address for the ${name} subgraph.`);
+      return new SubgraphDataSource(name, address, logger);
+    },
+    logger: logger.child({ component: 'apollo-gateway' }),
   });
   const server = new ApolloServer<GatewayContext>({
     gateway,
     includeStacktraceInErrorResponses: false,
+    formatError: (formatted, error) => formatGatewayError(formatted, error, logger),
     plugins: [ApolloServerPluginLandingPageDisabled()],
   });
   await server.start();
@@ -69,19 +62,14 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     expressMiddleware(server, { context: async ({ req }) => ({ token: readSessionToken(req.headers) }) }),
   );
 
-  const http = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(options.port, options.host, (error?: Error) =>
-      error ? reject(error) : resolve(listening),
-    );
-  });
-  const { port } = http.address() as AddressInfo;
+  app.use(notFoundHandler());
+  app.use(problemErrorHandler(logger));
+
+  const http = await startHttpServer(app, options.host, options.port);
   return {
-    url: `http://${options.host}:${port}`,
+    url: http.url,
     close: async () => {
-      await new Promise<void>((resolve, reject) => {
-        http.close((error) => (error ? reject(error) : resolve()));
-        http.closeAllConnections();
-      });
+      await http.close();
       await server.stop();
     },
   };
