@@ -28,8 +28,8 @@ export function restRouter(routes: Route[], verifier: TokenVerifier): Router {
 async function handle(route: Route, verifier: TokenVerifier, req: Request, res: Response): Promise<void> {
   const caller = await readCaller(route, verifier, req);
   // A body in another media type is not read by the JSON parser: refuse it rather than
-  // treating it as no body. (`req.is` is null when the request has no body at all.)
-  if (route.body && req.is(JSON_MEDIA_TYPE) === false) {
+  // treating it as no body. An empty body (Content-Length: 0) is no body.
+  if (route.body && carriesContent(req) && !req.is(JSON_MEDIA_TYPE)) {
     throw UnsupportedMediaTypeError.expected(JSON_MEDIA_TYPE, req.get('content-type'));
   }
   const params: unknown = route.params ? parseInput(route.params, req.params, 'path') : undefined;
@@ -40,6 +40,10 @@ async function handle(route: Route, verifier: TokenVerifier, req: Request, res: 
   if (route.response === null) res.end();
   else if (route.responseContentType === 'text/plain') res.type('text/plain').send(String(result));
   else res.json(result);
+}
+
+function carriesContent(req: Request): boolean {
+  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 }
 
 /**
