@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { AuditLog } from '../../platform/audit-log/audit-log.js';
+import { AuditLog, type AuditRecord } from '../../platform/audit-log/audit-log.js';
+import type { QueueMessage } from '../../platform/queue/queue.js';
 import { openDatabase, type Database } from '../../platform/db/database.js';
 import { createLogger } from '../../platform/logging/logger.js';
 import { PermanentMessageError } from '../../platform/queue/queue.js';
@@ -8,6 +9,8 @@ import { AUDIT_MIGRATIONS } from '../../subgraphs/audit/migrations/index.js';
 import { AUDIT_SCHEMA } from '../../subgraphs/audit/services/audit-entry.repository.js';
 import { AuditService } from '../../subgraphs/audit/services/audit.service.js';
 import { AuditEntry } from '../../subgraphs/audit/entities/audit-entry.entity.js';
+import { MAX_AUDIT_NUMBER } from '../../subgraphs/audit/domain/audit-versions.js';
+import { writeEntry } from '../audit/audit-test-helpers.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 
 let system: TestSystem;
@@ -32,7 +35,7 @@ afterAll(async () => {
   await system.stop();
 });
 
-describe('issue 2 "consumers store idempotently": a redelivered audit message is stored once', () => {
+describe('architecture "Nothing lost": a delivered audit entry is stored idempotently, once however often it is redelivered', () => {
   it('stores a message delivered twice once', async () => {
     const organizationId = randomUUID();
     const data = new AuditLog(system.clock).message(
@@ -109,5 +112,163 @@ describe('spec 2 Audit entry: states as the writing service serialises them (cre
       change: { action: 'Delete', before: { v: 2 } },
     });
     expect([message.beforeState, message.afterState]).toEqual(['{"v":2}', null]);
+  });
+});
+
+/** A message as a service's outbox delivers it, with an id of its own. */
+function delivery(organizationId: string, record: AuditRecord): QueueMessage {
+  return {
+    id: randomUUID(),
+    data: new AuditLog(system.clock).message({ organizationId, accountId: randomUUID() }, record),
+    deliveryCount: 1,
+  };
+}
+
+const stored = (organizationId: string) =>
+  orm.em.fork().find(AuditEntry, { organizationId }, { orderBy: { id: 'asc', version: 'asc' } });
+
+describe('spec 9.2: delivered entries of one entity share an id and differ by version', () => {
+  it("an entity's Create, Update and Delete share the id; another entity takes the next one", async () => {
+    const organizationId = randomUUID();
+    const group = (id: number, version: number, change: AuditRecord['change']): QueueMessage =>
+      delivery(organizationId, { entryType: 'Group', entityName: 'Group', entityId: id, version, change });
+    await audit.store(group(7, 1, { action: 'Create', after: { v: 1 } }));
+    await audit.store(group(8, 1, { action: 'Create', after: { v: 1 } }));
+    await audit.store(group(7, 2, { action: 'Update', before: { v: 1 }, after: { v: 2 } }));
+    await audit.store(group(7, 2, { action: 'Delete', before: { v: 2 } }));
+    expect((await stored(organizationId)).map((e) => [e.entityId, e.id, e.version, e.action])).toEqual([
+      ['7', 1, 1, 'Create'],
+      ['7', 1, 2, 'Update'],
+      ['7', 1, 3, 'Delete'],
+      ['8', 2, 1, 'Create'],
+    ]);
+  });
+
+  it('the entity is told by entry type, entity name and entity id together, within one organization', async () => {
+    const organizationId = randomUUID();
+    const other = randomUUID();
+    const create = { action: 'Create' as const, after: {} };
+    await audit.store(
+      delivery(organizationId, { entryType: 'User', entityName: 'User', entityId: 'u', change: create }),
+    );
+    await audit.store(
+      delivery(organizationId, { entryType: 'JWT', entityName: 'User', entityId: 'u', change: create }),
+    );
+    await audit.store(
+      delivery(organizationId, { entryType: 'User', entityName: 'Account', entityId: 'u', change: create }),
+    );
+    await audit.store(
+      delivery(organizationId, { entryType: 'User', entityName: 'User', entityId: 'v', change: create }),
+    );
+    await audit.store(
+      delivery(other, { entryType: 'User', entityName: 'User', entityId: 'u', change: create }),
+    );
+    expect((await stored(organizationId)).map((e) => e.id)).toEqual([1, 2, 3, 4]);
+    expect((await stored(other)).map((e) => [e.id, e.version])).toEqual([[1, 1]]);
+  });
+
+  it('an entry naming no entity (an empty entity id) takes an id of its own', async () => {
+    const organizationId = randomUUID();
+    const denied = {
+      entryType: 'JWT' as const,
+      entityName: 'UserApiKey',
+      entityId: '',
+      change: { action: 'ApiKeyDenied' as const },
+    };
+    await audit.store(delivery(organizationId, denied));
+    await audit.store(delivery(organizationId, denied));
+    expect((await stored(organizationId)).map((e) => [e.id, e.version])).toEqual([
+      [1, 1],
+      [2, 1],
+    ]);
+  });
+
+  it('entries of one new entity delivered at once still share one id, each with its own version', async () => {
+    const organizationId = randomUUID();
+    const messages = Array.from({ length: 8 }, (_, n) =>
+      delivery(organizationId, {
+        entryType: 'Tag',
+        entityName: 'Tag',
+        entityId: 'racing',
+        change: { action: 'Update', before: { n }, after: { n: n + 1 } },
+      }),
+    );
+    // Open the pool's connections first, so the deliveries below really run side by side.
+    await Promise.all(Array.from({ length: 8 }, () => orm.em.fork().execute('select pg_sleep(0.05)')));
+    await Promise.all(messages.map((message) => audit.store(message)));
+    const entries = await stored(organizationId);
+    expect(new Set(entries.map((e) => e.id))).toEqual(new Set([1]));
+    expect(entries.map((e) => e.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+});
+
+describe('spec 2 Audit entry: entity names and ids hold the e-mail addresses writers put there', () => {
+  it('stores a delivered entry whose entity id is a 320-character address', async () => {
+    const organizationId = randomUUID();
+    const address = `${'a'.repeat(64)}@${'b'.repeat(251)}.com`;
+    expect(address).toHaveLength(320);
+    await audit.store(
+      delivery(organizationId, {
+        entryType: 'User',
+        entityName: address,
+        entityId: address,
+        change: { action: 'ProvisionDenied', after: { email: address } },
+      }),
+    );
+    expect((await stored(organizationId)).map((e) => e.entityId)).toEqual([address]);
+  });
+
+  it('refuses for good an entity id longer than 500 characters', async () => {
+    const message = delivery(randomUUID(), {
+      entryType: 'User',
+      entityName: 'User',
+      entityId: 'x'.repeat(501),
+      change: { action: 'Denied' },
+    });
+    await expect(audit.store(message)).rejects.toBeInstanceOf(PermanentMessageError);
+  });
+});
+
+describe('spec 2 Audit entry: a delivered entry past the highest id or version is refused for good, never redelivered forever', () => {
+  it('refuses a version beyond a PostgreSQL int', async () => {
+    const message = delivery(randomUUID(), {
+      entryType: 'Tag',
+      entityName: 'Tag',
+      entityId: '1',
+      version: MAX_AUDIT_NUMBER + 1,
+      change: { action: 'Create', after: {} },
+    });
+    await expect(audit.store(message)).rejects.toBeInstanceOf(PermanentMessageError);
+  });
+
+  it('refuses another version of an entity stored at the highest version', async () => {
+    const organizationId = randomUUID();
+    const tag = (version?: number): QueueMessage =>
+      delivery(organizationId, {
+        entryType: 'Tag',
+        entityName: 'Tag',
+        entityId: '1',
+        version,
+        change: { action: 'Update', before: {}, after: {} },
+      });
+    await audit.store(tag(MAX_AUDIT_NUMBER));
+    await expect(audit.store(tag())).rejects.toBeInstanceOf(PermanentMessageError);
+    expect((await stored(organizationId)).map((e) => e.version)).toEqual([MAX_AUDIT_NUMBER]);
+  });
+
+  it('refuses a new entity of an organization that has taken the highest id', async () => {
+    const organizationId = randomUUID();
+    await writeEntry(system.client('audit'), await system.token({ organizationId, permissions: [] }), {
+      id: MAX_AUDIT_NUMBER,
+      entryType: 'Tag',
+      action: 'Create',
+    });
+    const message = delivery(organizationId, {
+      entryType: 'Tag',
+      entityName: 'Tag',
+      entityId: 'new',
+      change: { action: 'Create', after: {} },
+    });
+    await expect(audit.store(message)).rejects.toBeInstanceOf(PermanentMessageError);
   });
 });

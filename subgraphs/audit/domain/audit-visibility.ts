@@ -4,8 +4,9 @@ import { holds, requirePermission } from '../../../platform/permissions/authoriz
 /** The organization id of global entries: those written before any session existed. */
 export const GLOBAL_ORGANIZATION_ID = '00000000-0000-0000-0000-000000000000';
 
-/** Which organizations' entries a caller may list (spec section 5 point 11). */
+/** Which organizations' entries a caller may list (spec section 5 point 11), and the caller it was decided for. */
 export interface AuditScope {
+  readonly caller: Caller;
   readonly organizationIds: readonly string[];
 }
 
@@ -16,6 +17,7 @@ export interface AuditScope {
 export function listScope(caller: Caller | undefined): AuditScope {
   const known = requirePermission(caller, 'AuditList');
   return {
+    caller: known,
     organizationIds: holds(known, 'AuditGlobalList')
       ? [known.organizationId, GLOBAL_ORGANIZATION_ID]
       : [known.organizationId],

@@ -1,6 +1,7 @@
+import { IsolationLevel } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AuditCondition, AuditField } from '../domain/audit-fields.js';
-import { nextVersion } from '../domain/audit-versions.js';
+import { nextId, nextVersion } from '../domain/audit-versions.js';
 import type { AuditScope } from '../domain/audit-visibility.js';
 import { AuditEntry } from '../entities/audit-entry.entity.js';
 
@@ -40,6 +41,15 @@ export interface PageRequest {
 
 export type NewAuditEntry = Omit<AuditEntry, 'id' | 'version'>;
 
+/** Which id a new entry is a version of. */
+export type IdChoice =
+  /** POST / with an id: a new version of that id. */
+  | { kind: 'given'; id: number }
+  /** POST / without an id: the organization's next id. */
+  | { kind: 'next' }
+  /** An entry delivered from a service (spec 9.2): the id its entity's entries share, else the next id. */
+  | { kind: 'entity' };
+
 /**
  * The audit service's queries. Reads return plain rows: nothing read is changed, so the
  * unit of work's hydration and snapshots would be pure cost.
@@ -48,33 +58,42 @@ export class AuditEntryRepository {
   private readonly sequenceTable = `"${AUDIT_SCHEMA}"."audit_sequence"`;
   private readonly entryTable = `"${AUDIT_SCHEMA}"."audit_entry"`;
 
-  /** One page of the entries in scope that meet every condition, and how many meet them in all. */
-  async findPage(
+  /**
+   * One page of the entries in scope that meet every condition, and how many meet them in
+   * all: counted and read in one repeatable-read snapshot, so a write between the two
+   * cannot make the total and the items disagree.
+   */
+  findPage(
     em: EntityManager,
     scope: AuditScope,
     conditions: AuditCondition[],
     page: PageRequest,
   ): Promise<{ total: number; items: AuditEntry[] }> {
-    const qb = em
-      .createQueryBuilder(AuditEntry, 'e')
-      .where({ organizationId: { $in: [...scope.organizationIds] } });
-    for (const condition of conditions) {
-      const text = FIELD_TEXT[condition.field];
-      if (condition.operator === 'eq') qb.andWhere(`${text} = ?`, [condition.value]);
-      else qb.andWhere(`strpos(lower(${text}), lower(?)) > 0`, [condition.value]);
-    }
-    const total = await qb.clone().getCount();
-    if (page.take === 0 || page.skip >= total) return { total, items: [] };
-    const direction = page.sortDescending ? 'desc' : 'asc';
-    const items = await qb
-      .orderBy([
-        { [FIELD_PROPERTY[page.sortField]]: direction },
-        { organizationId: direction, id: direction, version: direction },
-      ])
-      .limit(page.take)
-      .offset(page.skip)
-      .execute<AuditEntry[]>('all', true);
-    return { total, items };
+    return em.transactional(
+      async (tx) => {
+        const qb = tx
+          .createQueryBuilder(AuditEntry, 'e')
+          .where({ organizationId: { $in: [...scope.organizationIds] } });
+        for (const condition of conditions) {
+          const text = FIELD_TEXT[condition.field];
+          if (condition.operator === 'eq') qb.andWhere(`${text} = ?`, [condition.value]);
+          else qb.andWhere(`strpos(lower(${text}), lower(?)) > 0`, [condition.value]);
+        }
+        const total = await qb.clone().getCount();
+        if (page.take === 0 || page.skip >= total) return { total, items: [] };
+        const direction = page.sortDescending ? 'desc' : 'asc';
+        const items = await qb
+          .orderBy([
+            { [FIELD_PROPERTY[page.sortField]]: direction },
+            { organizationId: direction, id: direction, version: direction },
+          ])
+          .limit(page.take)
+          .offset(page.skip)
+          .execute<AuditEntry[]>('all', true);
+        return { total, items };
+      },
+      { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true },
+    );
   }
 
   /**
@@ -111,40 +130,82 @@ export class AuditEntryRepository {
   }
 
   /**
-   * Stores a new version: of the requested id, or of the organization's next id. The
-   * sequence row is locked for the rest of the transaction, so writers of one organization
-   * take turns and never choose the same id or version.
+   * Stores a new version of the id the choice names. The organization's sequence row is
+   * locked first and held to the end of the transaction, so writers of one organization
+   * take turns: two never take the same new id, never store the same version, and an
+   * entity's first two entries never get two ids.
    */
   async append(
     em: EntityManager,
     entry: NewAuditEntry,
-    requested: { id?: number; version?: number },
+    choice: IdChoice,
+    requestedVersion: number | undefined,
   ): Promise<AuditEntry> {
-    const [reserved] = await em.execute<{ last_id: number }[]>(
-      requested.id === undefined
-        ? `insert into ${this.sequenceTable} (organization_id, last_id) values (?, 1)
-           on conflict (organization_id) do update set last_id = ${this.sequenceTable}.last_id + 1
-           returning last_id`
-        : `insert into ${this.sequenceTable} (organization_id, last_id) values (?, ?)
-           on conflict (organization_id) do update set last_id = greatest(${this.sequenceTable}.last_id, excluded.last_id)
-           returning last_id`,
-      requested.id === undefined ? [entry.organizationId] : [entry.organizationId, requested.id],
-    );
-    const id = requested.id ?? reserved!.last_id;
-    let highestStored: number | undefined;
-    if (requested.id !== undefined) {
-      const [row] = await em.execute<{ highest: number | null }[]>(
-        `select max(version) as highest from ${this.entryTable} where organization_id = ? and id = ?`,
-        [entry.organizationId, id],
-      );
-      highestStored = row?.highest ?? undefined;
-    }
+    const lastId = await this.lockSequence(em, entry.organizationId);
+    const { id, isNew } = await this.chooseId(em, entry, choice, lastId);
+    if (id > lastId) await this.moveSequence(em, entry.organizationId, id);
+    const highestStored = isNew ? undefined : await this.highestVersion(em, entry.organizationId, id);
     const stored = em.create(AuditEntry, {
       ...entry,
       id,
-      version: nextVersion(highestStored, requested.version),
+      version: nextVersion(highestStored, requestedVersion),
     });
     await em.flush();
     return stored;
+  }
+
+  private async chooseId(
+    em: EntityManager,
+    entry: NewAuditEntry,
+    choice: IdChoice,
+    lastId: number,
+  ): Promise<{ id: number; isNew: boolean }> {
+    if (choice.kind === 'given') return { id: choice.id, isNew: false };
+    const shared = choice.kind === 'entity' ? await this.entityEntryId(em, entry) : undefined;
+    return shared === undefined ? { id: nextId(lastId), isNew: true } : { id: shared, isNew: false };
+  }
+
+  /** The organization's highest id, its sequence row locked (made at 0 if it has none yet). */
+  private async lockSequence(em: EntityManager, organizationId: string): Promise<number> {
+    await em.execute(
+      `insert into ${this.sequenceTable} (organization_id, last_id) values (?, 0) on conflict (organization_id) do nothing`,
+      [organizationId],
+    );
+    const [row] = await em.execute<{ last_id: number }[]>(
+      `select last_id from ${this.sequenceTable} where organization_id = ? for update`,
+      [organizationId],
+    );
+    return row!.last_id;
+  }
+
+  /** Moves the counter up to an id just taken, so a later omitted id never lands on it. */
+  private async moveSequence(em: EntityManager, organizationId: string, lastId: number): Promise<void> {
+    await em.execute(`update ${this.sequenceTable} set last_id = ? where organization_id = ?`, [
+      lastId,
+      organizationId,
+    ]);
+  }
+
+  /** The id the entity's entries in this organization already share (the first, should there be several). */
+  private async entityEntryId(em: EntityManager, entry: NewAuditEntry): Promise<number | undefined> {
+    const [row] = await em.execute<{ id: number }[]>(
+      `select id from ${this.entryTable}
+       where organization_id = ? and entry_type = ? and entity_id = ? and entity_name = ?
+       order by id limit 1`,
+      [entry.organizationId, entry.entryType, entry.entityId, entry.entityName],
+    );
+    return row?.id;
+  }
+
+  private async highestVersion(
+    em: EntityManager,
+    organizationId: string,
+    id: number,
+  ): Promise<number | undefined> {
+    const [row] = await em.execute<{ highest: number | null }[]>(
+      `select max(version) as highest from ${this.entryTable} where organization_id = ? and id = ?`,
+      [organizationId, id],
+    );
+    return row?.highest ?? undefined;
   }
 }

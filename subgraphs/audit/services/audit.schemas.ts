@@ -8,6 +8,7 @@ import {
   conditionText,
   type AuditCondition,
 } from '../domain/audit-fields.js';
+import { MAX_AUDIT_NUMBER } from '../domain/audit-versions.js';
 
 const fieldName = z.string().transform((name, ctx) => {
   const field = auditFieldNamed(name);
@@ -69,20 +70,27 @@ const stateText = z
   )
   .describe('JSON text of the state; a JSON value is accepted and stored as its text.');
 
+/** Longest entity name and entity id: writers put e-mail addresses (up to 320 characters) there. */
+export const AUDIT_TEXT_MAX = 500;
+
 /** The body of POST / (spec section 4.4). */
 export const auditWriteBody = z.object({
   id: z
     .number()
     .int()
     .min(1)
-    .max(2_147_483_647)
+    .max(MAX_AUDIT_NUMBER)
     .optional()
     .describe('Adds a version to this entry; a new id when omitted.'),
   entryType: z.string().trim().min(1).max(100),
   action: z.string().trim().min(1).max(100),
-  entityName: z.string().max(200).default(''),
-  entityId: z.union([z.string(), z.number()]).transform(String).pipe(z.string().max(200)).default(''),
-  version: z.number().int().min(0).max(2_147_483_647).optional(),
+  entityName: z.string().max(AUDIT_TEXT_MAX).default(''),
+  entityId: z
+    .union([z.string(), z.number()])
+    .transform(String)
+    .pipe(z.string().max(AUDIT_TEXT_MAX))
+    .default(''),
+  version: z.number().int().min(0).max(MAX_AUDIT_NUMBER).optional(),
   beforeState: stateText,
   afterState: stateText,
 });
@@ -108,9 +116,9 @@ export type AuditEntryView = z.output<typeof auditEntryView>;
 
 export const auditEntryPage = pageSchema(auditEntryView, 'AuditEntryPage');
 
-export const auditIdParams = z.object({ id: integerInput(1, 2_147_483_647) });
+export const auditIdParams = z.object({ id: integerInput(1, MAX_AUDIT_NUMBER) });
 export const auditGetQuery = z.object({
-  version: integerInput(0, 2_147_483_647)
+  version: integerInput(0, MAX_AUDIT_NUMBER)
     .optional()
     .describe('A version of the entry; the latest when omitted.'),
 });

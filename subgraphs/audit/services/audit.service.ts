@@ -3,16 +3,22 @@ import { z } from 'zod';
 import type { Caller } from '../../../platform/auth/caller.js';
 import type { AuditMessage } from '../../../platform/audit-log/audit-message.js';
 import type { Database } from '../../../platform/db/database.js';
-import { NotFoundError, UnauthorizedError } from '../../../platform/errors/domain-errors.js';
+import { ConflictError, NotFoundError, UnauthorizedError } from '../../../platform/errors/domain-errors.js';
 import type { Page } from '../../../platform/http/query-schemas.js';
 import { requirePermission } from '../../../platform/permissions/authorize.js';
 import { PermanentMessageError, type QueueMessage } from '../../../platform/queue/queue.js';
 import type { Clock } from '../../../platform/time/clock.js';
 import type { AuditCondition } from '../domain/audit-fields.js';
+import { MAX_AUDIT_NUMBER } from '../domain/audit-versions.js';
 import { GLOBAL_ORGANIZATION_ID, listScope, mayReadState } from '../domain/audit-visibility.js';
 import { AuditEntry } from '../entities/audit-entry.entity.js';
 import { AuditEntryRepository } from './audit-entry.repository.js';
-import type { AuditEntryView, AuditListQuery, AuditWriteBody } from './audit.schemas.js';
+import {
+  AUDIT_TEXT_MAX,
+  type AuditEntryView,
+  type AuditListQuery,
+  type AuditWriteBody,
+} from './audit.schemas.js';
 
 export interface AuditServiceDependencies {
   orm: Database;
@@ -27,9 +33,9 @@ const auditMessageSchema = z.object({
   loggedAt: z.iso.datetime(),
   entryType: z.string().min(1).max(100),
   action: z.string().min(1).max(100),
-  entityName: z.string().max(200),
-  entityId: z.string().max(200),
-  version: z.number().int().min(0).nullable(),
+  entityName: z.string().max(AUDIT_TEXT_MAX),
+  entityId: z.string().max(AUDIT_TEXT_MAX),
+  version: z.number().int().min(0).max(MAX_AUDIT_NUMBER).nullable(),
   beforeState: z.string().nullable(),
   afterState: z.string().nullable(),
 }) satisfies z.ZodType<AuditMessage>;
@@ -52,7 +58,7 @@ export class AuditService {
   ): Promise<Page<AuditEntryView>> {
     const scope = listScope(caller);
     const page = await this.repository.findPage(this.deps.orm.em.fork(), scope, conditions, query);
-    return { total: page.total, items: page.items.map((entry) => this.view(caller!, entry)) };
+    return { total: page.total, items: page.items.map((entry) => this.view(scope.caller, entry)) };
   }
 
   /**
@@ -95,7 +101,8 @@ export class AuditService {
           afterState: body.afterState,
           sourceMessageId: null,
         },
-        { id: body.id, version: body.version },
+        body.id === undefined ? { kind: 'next' } : { kind: 'given', id: body.id },
+        body.version,
       ),
     );
     return caller ? this.view(caller, stored) : withState(stored, false);
@@ -113,7 +120,10 @@ export class AuditService {
 
   /**
    * Stores an entry delivered from another service's outbox, once: the message id is kept
-   * with the entry, and a redelivered message finds it and stops.
+   * with the entry, and a redelivered message finds it and stops. Entries of one entity
+   * share an id and differ by version (spec 9.2); an entry naming no entity (an empty
+   * entity id) takes an id of its own. A message that can never be stored (malformed, or
+   * past the highest id or version) is refused for good rather than redelivered forever.
    */
   async store(message: QueueMessage): Promise<void> {
     const parsed = auditMessageSchema.safeParse(message.data);
@@ -136,12 +146,14 @@ export class AuditService {
             afterState: entry.afterState,
             sourceMessageId: message.id,
           },
-          { version: entry.version ?? undefined },
+          entry.entityId === '' ? { kind: 'next' } : { kind: 'entity' },
+          entry.version ?? undefined,
         );
       });
     } catch (error) {
       // Another replica stored the same delivery a moment ago: that is the once we wanted.
       if (error instanceof UniqueConstraintViolationException && holdsSourceConstraint(error)) return;
+      if (error instanceof ConflictError) throw new PermanentMessageError(error.message, { cause: error });
       throw error;
     }
   }
