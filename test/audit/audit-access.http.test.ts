@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditEntryView } from '../../subgraphs/audit/services/audit.schemas.js';
 import { GLOBAL_ORGANIZATION_ID } from '../../subgraphs/audit/domain/audit-visibility.js';
+import { MAX_AUDIT_NUMBER } from '../../subgraphs/audit/domain/audit-versions.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 import type { HttpClient } from '../support/http-client.js';
 import { writeEntry, type Page } from './audit-test-helpers.js';
@@ -203,6 +204,27 @@ describe('spec 4.4 write rule: POST / with and without a session token', () => {
     },
   );
 
+  it('spec 5.11: an anonymous allow-listed write is a global entry, listed to holders of AuditGlobalList', async () => {
+    const stored = await writeEntry(audit, undefined, {
+      entryType: 'Authentication',
+      action: 'Denied',
+      entityName: 'User',
+      entityId: `anonymous-${randomUUID()}@example.com`,
+    });
+    const listed = await audit.post<Page>('/filter', {
+      token: await token(['AuditList', 'AuditGlobalList'], randomUUID()),
+      body: [{ field: 'EntityId', operatorType: 'eq', value: stored.entityId }],
+    });
+    expect(listed.body.items).toEqual([
+      expect.objectContaining({ id: stored.id, organizationId: GLOBAL_ORGANIZATION_ID, action: 'Denied' }),
+    ]);
+    const withoutGlobal = await audit.post<Page>('/filter', {
+      token: await token(['AuditList'], randomUUID()),
+      body: [{ field: 'EntityId', operatorType: 'eq', value: stored.entityId }],
+    });
+    expect(withoutGlobal.body.total).toBe(0);
+  });
+
   it('without a token, another type is 401 and nothing is stored', async () => {
     const before = (
       await audit.get<Page>('/?take=0', { token: await token(['AuditList', 'AuditGlobalList']) })
@@ -282,6 +304,45 @@ describe('spec 4.4 write rule: POST / with and without a session token', () => {
     expect(next.id).toBe(41);
   });
 
+  it('spec 2 Audit entry: an entity id or name of 320 characters (an e-mail address) is stored', async () => {
+    const address = `${'a'.repeat(64)}@${'b'.repeat(251)}.com`;
+    const stored = await writeEntry(audit, await token([]), {
+      entryType: 'User',
+      action: 'ProvisionDenied',
+      entityName: address,
+      entityId: address,
+    });
+    expect([stored.entityName.length, stored.entityId]).toEqual([320, address]);
+  });
+
+  it('an omitted id after id 2147483647 (the highest) is 409 naming the problem, not a 500', async () => {
+    const writer = await token([], randomUUID());
+    await writeEntry(audit, writer, { id: MAX_AUDIT_NUMBER, entryType: 'Tag', action: 'Create' });
+    const response = await audit.post<{ status: number; detail: string }>('/', {
+      token: writer,
+      body: { entryType: 'Tag', action: 'Create' },
+    });
+    expect(response.status).toBe(409);
+    expect(response.body.detail).toContain(String(MAX_AUDIT_NUMBER));
+    const again = await writeEntry(audit, writer, {
+      id: MAX_AUDIT_NUMBER,
+      entryType: 'Tag',
+      action: 'Update',
+    });
+    expect(again.version).toBe(2);
+  });
+
+  it('another version of an id at version 2147483647 (the highest) is 409, not a 500', async () => {
+    const writer = await token([], randomUUID());
+    await writeEntry(audit, writer, { id: 5, version: MAX_AUDIT_NUMBER, entryType: 'Tag', action: 'Create' });
+    const response = await audit.post<{ status: number; detail: string }>('/', {
+      token: writer,
+      body: { id: 5, entryType: 'Tag', action: 'Update' },
+    });
+    expect(response.status).toBe(409);
+    expect(response.body.detail).toContain('version');
+  });
+
   it('a state given as JSON is stored as its text', async () => {
     const stored = await writeEntry(audit, await token(['AuditList', 'AuditRead']), {
       entryType: 'Tag',
@@ -297,6 +358,10 @@ describe('spec 4.4 write rule: POST / with and without a session token', () => {
     [{ entryType: 'x'.repeat(101), action: 'Create' }, 'body.entryType'],
     [{ entryType: 'Tag', action: 'Create', id: 0 }, 'body.id'],
     [{ entryType: 'Tag', action: 'Create', version: -1 }, 'body.version'],
+    [{ entryType: 'Tag', action: 'Create', id: MAX_AUDIT_NUMBER + 1 }, 'body.id'],
+    [{ entryType: 'Tag', action: 'Create', version: MAX_AUDIT_NUMBER + 1 }, 'body.version'],
+    [{ entryType: 'Tag', action: 'Create', entityId: 'x'.repeat(501) }, 'body.entityId'],
+    [{ entryType: 'Tag', action: 'Create', entityName: 'x'.repeat(501) }, 'body.entityName'],
   ])('a bad body %j is 400 naming %s', async (body, field) => {
     const response = await audit.post('/', { token: await token([]), body });
     expect(response.status).toBe(400);
@@ -359,6 +424,29 @@ describe('spec 4.4 / 9.2: DELETE /{id} removes every version and answers what it
       token: await token(['AuditList', 'AuditRead'], second),
     });
     expect(still.status).toBe(200);
+  });
+
+  it('is 401 without a token', async () => {
+    const entry = await writeEntry(audit, await token([]), { entryType: 'Tag', action: 'Create' });
+    expect((await audit.delete(`/${entry.id}`)).status).toBe(401);
+  });
+
+  it("spec 1 tenancy: when both organizations have the id, only the caller's entry of it is removed", async () => {
+    const first = randomUUID();
+    const second = randomUUID();
+    const mine = await writeEntry(audit, await token([], first), { entryType: 'Tag', action: 'Create' });
+    const theirsEntry = await writeEntry(audit, await token([], second), {
+      entryType: 'Tag',
+      action: 'Create',
+    });
+    expect(theirsEntry.id).toBe(mine.id);
+    const response = await audit.delete<Page>(`/${mine.id}`, { token: await token(['AuditDelete'], first) });
+    expect(response.status).toBe(200);
+    expect(response.body.items.map((e) => e.organizationId)).toEqual([first]);
+    const reader = (organizationId: string) => token(['AuditList', 'AuditRead'], organizationId);
+    expect((await audit.get(`/${mine.id}`, { token: await reader(first) })).status).toBe(404);
+    const survivor = await audit.get<AuditEntryView>(`/${mine.id}`, { token: await reader(second) });
+    expect(survivor.body).toMatchObject({ organizationId: second, id: theirsEntry.id });
   });
 
   it('AuditDelete is not global: global entries cannot be deleted', async () => {

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { AUDIT_FIELDS, type AuditField } from '../../subgraphs/audit/domain/audit-fields.js';
+import { GLOBAL_ORGANIZATION_ID } from '../../subgraphs/audit/domain/audit-visibility.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 import type { HttpClient } from '../support/http-client.js';
 import { writeEntry, type Page } from './audit-test-helpers.js';
@@ -72,6 +74,87 @@ describe('spec 4.4: GET / honours take, skip, sortField and sortDescending', () 
   it('take=0 answers only the total', async () => {
     const response = await audit.get<Page>('/?take=0', { token: reader });
     expect(response.body).toEqual({ total: 12, items: [] });
+  });
+});
+
+describe('spec 4.4: sortField orders by the field named, not by LoggedAt or id', () => {
+  const sortOrganization = randomUUID();
+  let sortReader: string;
+  // Written in this order, a second apart: for every field but LoggedAt, the field's order differs from it.
+  const entries = [
+    { label: 'first', id: 30, version: 3, text: 'SortB', accountId: '30000000-0000-4000-8000-000000000000' },
+    { label: 'second', id: 10, version: 1, text: 'SortC', accountId: '10000000-0000-4000-8000-000000000000' },
+    { label: 'third', id: 20, version: 2, text: 'SortA', accountId: '20000000-0000-4000-8000-000000000000' },
+  ];
+  const expected: Record<Exclude<AuditField, 'OrganizationId'>, string[]> = {
+    LoggedAt: ['first', 'second', 'third'],
+    Id: ['second', 'third', 'first'],
+    Version: ['second', 'third', 'first'],
+    LoggedBy: ['second', 'third', 'first'],
+    EntryType: ['third', 'first', 'second'],
+    Action: ['third', 'first', 'second'],
+    EntityName: ['third', 'first', 'second'],
+    EntityId: ['third', 'first', 'second'],
+  };
+  const sorted = async (query: string, token = sortReader) => {
+    const response = await audit.get<Page>(`/?take=100&${query}`, { token });
+    expect(response.status).toBe(200);
+    return response.body.items.map((e) =>
+      e.organizationId === GLOBAL_ORGANIZATION_ID ? 'global' : e.afterState,
+    );
+  };
+
+  beforeAll(async () => {
+    sortReader = await system.token({
+      organizationId: sortOrganization,
+      permissions: ['AuditList', 'AuditRead'],
+    });
+    for (const entry of entries) {
+      const entryWriter = await system.token({
+        organizationId: sortOrganization,
+        accountId: entry.accountId,
+        permissions: [],
+      });
+      await writeEntry(audit, entryWriter, {
+        id: entry.id,
+        version: entry.version,
+        entryType: entry.text,
+        action: entry.text,
+        entityName: entry.text,
+        entityId: entry.text,
+        afterState: entry.label,
+      });
+      system.clock.advance(1_000);
+    }
+    // A global entry, written last: first by OrganizationId (the nil UUID), last by LoggedAt.
+    await writeEntry(audit, undefined, { entryType: 'JWK', action: 'Sign', afterState: 'global' });
+  });
+
+  it('knows every field of the list', () => {
+    expect([...Object.keys(expected), 'OrganizationId'].sort()).toEqual([...AUDIT_FIELDS].sort());
+  });
+
+  it.each(Object.entries(expected))('sortField=%s orders the entries by it', async (field, order) => {
+    expect(await sorted(`sortField=${field}`)).toEqual(order);
+  });
+
+  it('sortField=OrganizationId puts the global entries (the nil UUID) first', async () => {
+    const globalReader = await system.token({
+      organizationId: sortOrganization,
+      permissions: ['AuditList', 'AuditRead', 'AuditGlobalList', 'AuditGlobalRead'],
+    });
+    expect(await sorted('sortField=OrganizationId', globalReader)).toEqual([
+      'global',
+      'second',
+      'third',
+      'first',
+    ]);
+    expect(await sorted('sortField=LoggedAt', globalReader)).toEqual(['first', 'second', 'third', 'global']);
+  });
+
+  it('sortDescending reverses a field other than LoggedAt', async () => {
+    expect(await sorted('sortField=Id&sortDescending=true')).toEqual(['first', 'third', 'second']);
+    expect(await sorted('sortField=entryType&sortDescending=true')).toEqual(['second', 'first', 'third']);
   });
 });
 
@@ -166,6 +249,48 @@ describe('spec 4.4: POST /filter AND-s its conditions, eq exact and contains sub
   it('the states cannot be filtered on (they may be withheld from the caller)', async () => {
     const response = await filter([{ field: 'AfterState', operatorType: 'contains', value: 'n' }]);
     expect(response.status).toBe(400);
+  });
+
+  it('contains ignores case: "rEGION" finds the Region entries', async () => {
+    const response = await filter([{ field: 'EntityName', operatorType: 'contains', value: 'rEGION' }]);
+    expect(response.body.total).toBe(6);
+    expect(response.body.items.every((e) => e.entityName.startsWith('Region'))).toBe(true);
+  });
+
+  it('eq keeps case: "tagGroup" finds nothing', async () => {
+    const response = await filter([{ field: 'EntryType', operatorType: 'eq', value: 'tagGroup' }]);
+    expect(response.body.total).toBe(0);
+  });
+
+  it('a missing body is no conditions', async () => {
+    const response = await audit.post<Page>('/filter?take=0', { token: reader });
+    expect(response.status).toBe(200);
+    expect(response.body.total).toBe(12);
+  });
+
+  it.each([
+    [{ text: 'Region' }, 'body[1].value'],
+    [['Region'], 'body[1].value'],
+  ])('a value that is an object or array (%j) is 400 naming %s', async (value, field) => {
+    const response = await filter([
+      { field: 'EntryType', operatorType: 'eq', value: 'TagGroup' },
+      { field: 'EntityName', operatorType: 'contains', value },
+    ]);
+    expect(response.status).toBe(400);
+    expect(response.text).toContain(field);
+  });
+
+  it('is 401 without a token', async () => {
+    const response = await audit.post('/filter', { body: [] });
+    expect(response.status).toBe(401);
+  });
+
+  it('is 403 without AuditList', async () => {
+    const response = await audit.post('/filter', {
+      token: await system.token({ organizationId, permissions: ['AuditRead', 'AuditGlobalList'] }),
+      body: [],
+    });
+    expect(response.status).toBe(403);
   });
 
   it('a body that is not an array is 400', async () => {
