@@ -443,7 +443,7 @@ describe('spec 4.4 / 9.2: DELETE /{id} removes every version and answers what it
     const response = await audit.delete<Page>(`/${mine.id}`, { token: await token(['AuditDelete'], first) });
     expect(response.status).toBe(200);
     expect(response.body.items.map((e) => e.organizationId)).toEqual([first]);
-    const reader = (organizationId: string) => token(['AuditList', 'AuditRead'], organizationId);
+    const reader = (organizationId: typeof first) => token(['AuditList', 'AuditRead'], organizationId);
     expect((await audit.get(`/${mine.id}`, { token: await reader(first) })).status).toBe(404);
     const survivor = await audit.get<AuditEntryView>(`/${mine.id}`, { token: await reader(second) });
     expect(survivor.body).toMatchObject({ organizationId: second, id: theirsEntry.id });
