@@ -329,27 +329,25 @@ const FORBIDDEN_OUTPUT = ['<', '-->', '\\'];
  * 32 deep (css-tree's parser is recursive). Filtering is idempotent. There is no length limit here:
  * the work grows with the input and the caller rejects input over 100 000 characters before
  * calling.
+ *
+ * @throws what css-tree throws on a fault of its own (it recovers from bad CSS by itself); the
+ *   caller reports it rather than saving nothing in silence.
  */
 export function filterCustomCss(css: string): string {
   if (nestsTooDeeply(css)) return '';
-  let stylesheet: CssNode;
-  try {
-    resetParserTokenBuffer(css.length);
-    stylesheet = parse(css, {
-      positions: true,
-      parseAtrulePrelude: true,
-      parseRulePrelude: true,
-      parseValue: true,
-      parseCustomProperty: false,
-      // Errors are tolerated: css-tree leaves a Raw node where it could not parse, and Raw nodes
-      // are never kept.
-      onParseError: () => undefined,
-    });
-  } catch {
-    // With onParseError set css-tree recovers from syntax errors itself, so this is only a guard
-    // against an unforeseen failure: nothing is kept rather than the caller failing.
-    return '';
-  }
+  resetParserTokenBuffer(css.length);
+  // With onParseError set css-tree recovers from syntax errors itself, so a throw here is a fault
+  // in the parser: it reaches the caller, which reports it, rather than silently keeping nothing.
+  const stylesheet: CssNode = parse(css, {
+    positions: true,
+    parseAtrulePrelude: true,
+    parseRulePrelude: true,
+    parseValue: true,
+    parseCustomProperty: false,
+    // Errors are tolerated: css-tree leaves a Raw node where it could not parse, and Raw nodes
+    // are never kept.
+    onParseError: () => undefined,
+  });
   if (stylesheet.type !== 'StyleSheet') return '';
 
   const kept: string[] = [];
