@@ -1,6 +1,7 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
+import { BadRequestError } from '../../../platform/errors/domain-errors.js';
 import type { HostResolver, ResolvedAddress } from '../../../platform/http/public-address.js';
 import {
   ENTRA_TOKEN_HOST,
@@ -17,6 +18,7 @@ import {
   interpretGoogleResponse,
   isValidEntraTenantId,
   prepareProviderCheck,
+  providerInputIssues,
   readLimitedBody,
   type ProviderCheckInput,
   type ProviderCheckResult,
@@ -263,25 +265,33 @@ describe('issue 3: the Entra tenant ID is a GUID or a domain name, so it can nev
     expect(isValidEntraTenantId(tenantId)).toBe(true);
   });
 
-  it.each(['evil.com/x', 'a@b', '127.0.0.1:80', '%2e%2e'])(
-    'check() with tenant %j answers valid false and contacts nothing',
+  it.each(['evil.com/x', 'a@b', '127.0.0.1:80', '%2e%2e', 'common'])(
+    'review: check() with tenant %j is a bad request naming tenantId, and contacts nothing',
     async (tenantId) => {
       const resolver = fixedResolver(PUBLIC_MICROSOFT);
       const transport = fakeTransport(ENTRA_OK);
-      const result = await checker(resolver, transport).check(entra({ tenantId }));
-      expect(result.valid).toBe(false);
-      expect(result.detail).toMatch(/tenant ID must be/);
+      const checking = checker(resolver, transport).check(entra({ tenantId }));
+      await expect(checking).rejects.toBeInstanceOf(BadRequestError);
+      await expect(checking).rejects.toMatchObject({
+        errors: [{ field: 'tenantId', message: expect.stringMatching(/tenant ID must be/) as unknown }],
+      });
       expect(resolver.asked).toEqual([]);
       expect(transport.calls).toEqual([]);
     },
   );
 
-  it.each(['', null, undefined])('check() without a tenant (%p) asks for one', async (tenantId) => {
-    const transport = fakeTransport(ENTRA_OK);
-    const result = await checker(fixedResolver(PUBLIC_MICROSOFT), transport).check(entra({ tenantId }));
-    expect(result).toEqual({ valid: false, detail: expect.stringMatching(/Enter the tenant ID/) as unknown });
-    expect(transport.calls).toEqual([]);
-  });
+  it.each(['', null, undefined])(
+    'review: check() of Entra without a tenant (%p) is a bad request asking for one',
+    async (tenantId) => {
+      const transport = fakeTransport(ENTRA_OK);
+      await expect(
+        checker(fixedResolver(PUBLIC_MICROSOFT), transport).check(entra({ tenantId })),
+      ).rejects.toMatchObject({
+        errors: [{ field: 'tenantId', message: expect.stringMatching(/Enter the tenant ID/) as unknown }],
+      });
+      expect(transport.calls).toEqual([]);
+    },
+  );
 
   it('the request builder refuses an invalid tenant itself, as a backstop', () => {
     expect(() =>
@@ -364,7 +374,7 @@ describe('spec: Entra answers are interpreted into a result a person can act on'
     expect(interpretEntraResponse(response, entraContext).detail).toMatch(/rejected the client secret/);
   });
 
-  it("an unknown AADSTS code gives the provider's own words, without trace ids", () => {
+  it("review: an unknown AADSTS code is named with the error code, never with the provider's own words", () => {
     const result = interpretEntraResponse(
       entraError(
         53003,
@@ -375,8 +385,17 @@ describe('spec: Entra answers are interpreted into a result a person can act on'
     );
     expect(result.valid).toBe(false);
     expect(result.detail).toBe(
-      'Microsoft Entra ID refused the credentials (invalid_grant, AADSTS53003): Access has been blocked by Conditional Access policies.',
+      "Microsoft Entra ID refused the credentials (invalid_grant, AADSTS53003). Look the code up in Microsoft's list of Entra error codes.",
     );
+  });
+
+  it('review: an error code outside the known OAuth codes is not repeated', () => {
+    const result = interpretEntraResponse(
+      entraError(53003, 'whatever the provider says', 'AADSTS53003: x'),
+      entraContext,
+    );
+    expect(result.detail).toContain('an error code this check does not know, AADSTS53003');
+    expect(result.detail).not.toContain('whatever');
   });
 
   it.each([
@@ -455,7 +474,7 @@ describe('spec: Google credentials are checked by redeeming an obviously invalid
     [
       'invalid_request',
       { error: 'invalid_request', error_description: 'Missing required parameter: code' },
-      /could not check the credentials \(invalid_request\): Missing required parameter: code/,
+      /^Google could not check the credentials \(invalid_request\)\.$/,
     ],
   ])('%s is valid false', (_case, body, detail) => {
     const result = interpretGoogleResponse(json(401, body), googleContext);
@@ -584,46 +603,73 @@ describe('issue 3: provider-side failures give valid false with an actionable de
   });
 });
 
-describe('issue 3: input that cannot be checked is answered without contacting anyone', () => {
+describe('review: input that cannot be checked is a bad request naming the field, and nobody is contacted', () => {
   it.each([
     [
       'an unknown provider',
       { ...google(), provider: 'Okta' as unknown as 'Google' },
+      'provider',
       /must be Entra or Google/,
     ],
-    ['a blank client ID', google({ clientId: '  ' }), /Enter the client ID/],
-    ['a client ID with a line break', google({ clientId: 'abc\ndef' }), /client ID is not valid/],
-    ['an empty secret', google({ clientSecret: '' }), /Enter the client secret/],
-    ['a secret with a line break', google({ clientSecret: 'abc\r\n' }), /client secret is not valid/],
-    ['an Entra client ID that is not a GUID', entra({ clientId: 'my-app' }), /Application \(client\) ID/],
-  ])('%s', async (_case, input, detail) => {
+    ['a blank client ID', google({ clientId: '  ' }), 'clientId', /Enter the client ID/],
+    ['a client ID with a line break', google({ clientId: 'abc\ndef' }), 'clientId', /client ID is not valid/],
+    ['an empty secret', google({ clientSecret: '' }), 'clientSecret', /Enter the client secret/],
+    [
+      'a secret with a line break',
+      google({ clientSecret: 'abc\r\n' }),
+      'clientSecret',
+      /client secret is not valid/,
+    ],
+    [
+      'an Entra client ID that is not a GUID',
+      entra({ clientId: 'my-app' }),
+      'clientId',
+      /Application \(client\) ID/,
+    ],
+  ])('%s', async (_case, input, field, message) => {
     const resolver = fixedResolver(PUBLIC_GOOGLE);
     const transport = fakeTransport(GOOGLE_OK);
-    const result = await checker(resolver, transport).check(input);
-    expect(result.valid).toBe(false);
-    expect(result.detail).toMatch(detail);
+    const expected = { errors: [{ field, message: expect.stringMatching(message) as unknown }] };
+    await expect(checker(resolver, transport).check(input)).rejects.toMatchObject(expected);
     expect(resolver.asked).toEqual([]);
     expect(transport.calls).toEqual([]);
-    expect(prepareProviderCheck(input).kind).toBe('refused');
+    expect(() => prepareProviderCheck(input)).toThrow(BadRequestError);
+    expect(providerInputIssues(input)).toEqual(expected.errors);
+  });
+
+  it('a stored provider may leave its secret out (the organization keeps the stored one)', () => {
+    expect(providerInputIssues({ provider: 'Entra', clientId: ENTRA_CLIENT, tenantId: TENANT })).toEqual([]);
   });
 });
 
 describe('issue 3: the client secret never appears in a detail', () => {
-  it('removes a secret the provider echoes back, raw or encoded', async () => {
+  it("review: the provider's free text is never repeated, so a secret it echoes cannot come back", async () => {
     const echo = json(400, {
-      error: 'invalid_request',
+      error: SECRET,
       error_description: `Bad secret ${SECRET} / ${encodeURIComponent(SECRET)}`,
     });
     const result = await checker(fixedResolver(PUBLIC_GOOGLE), fakeTransport(echo)).check(google());
-    expect(result.detail).toContain('[redacted]');
+    expect(result.detail).toBe(
+      'Google could not check the credentials (an error code this check does not know).',
+    );
     expectNoSecret(result);
   });
 
-  it('removes it from Entra answers too', async () => {
+  it('nor from Entra answers', async () => {
     const echo = entraError(99999, 'invalid_client', `AADSTS99999: The secret ${SECRET} is odd.`);
     const result = await checker(fixedResolver(PUBLIC_MICROSOFT), fakeTransport(echo)).check(entra());
-    expect(result.detail).toContain('The secret [redacted] is odd.');
+    expect(result.detail).not.toContain('is odd');
     expectNoSecret(result);
+  });
+
+  it('review: a short secret does not mangle our own words ("Micro[redacted]oft" with secret "s")', async () => {
+    const result = await checker(fixedResolver(PUBLIC_MICROSOFT), fakeTransport(entraError(7000215))).check(
+      entra({ clientSecret: 's' }),
+    );
+    expect(result.detail).toMatch(
+      /^Microsoft Entra ID rejected the client secret \(AADSTS7000215\)\. Check that/,
+    );
+    expect(result.detail).not.toContain('redacted');
   });
 
   it('the transport receives the secret only in the form body', async () => {

@@ -1,6 +1,7 @@
 import type { RequestOptions } from 'node:https';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { BadRequestError, type FieldError } from '../../../platform/errors/domain-errors.js';
 import {
   HostResolutionError,
   NonPublicAddressError,
@@ -21,8 +22,9 @@ import {
  *   certificate against the real host name (SNI and Host stay the host name).
  * - Redirects are not followed, the answer is read up to 64 KB, and one deadline covers resolving,
  *   connecting and reading.
- * - The secret is sent to the provider and nowhere else: it is not stored, not logged, and any
- *   trace of it is removed from the detail handed back.
+ * - The secret is sent to the provider and nowhere else: it is not stored, not logged, and the
+ *   detail handed back holds none of the provider's free text (which could echo it), only our own
+ *   words, the provider's numeric codes and error codes from a fixed list.
  */
 
 export type IdentityProviderKind = 'Entra' | 'Google';
@@ -93,7 +95,6 @@ const GOOGLE_PROBE_REDIRECT_URI = 'https://localhost/';
 
 const MAX_CLIENT_ID_LENGTH = 256;
 const MAX_CLIENT_SECRET_LENGTH = 2048;
-const MAX_PROVIDER_TEXT_LENGTH = 300;
 
 /** The provider's answer was larger than MAX_PROVIDER_RESPONSE_BYTES; reading stopped. */
 export class ProviderResponseTooLargeError extends Error {
@@ -132,73 +133,115 @@ export function isValidEntraTenantId(value: unknown): value is string {
   return labels.length >= 2 && labels.every((label) => DNS_LABEL_PATTERN.test(label)) && /[a-z]/i.test(last);
 }
 
-// Control characters have no place in an id or secret (a common copy-paste accident), nor in text
-// shown to a person.
+// Control characters have no place in an id or secret (a common copy-paste accident).
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
-// eslint-disable-next-line no-control-regex -- as above, for collapsing them
-const CONTROL_OR_SPACE_RUNS = /[\u0000-\u001f\u007f\s]+/g;
 
 function isPlainText(value: string): boolean {
   return !CONTROL_CHARACTERS.test(value);
 }
 
-/** A check that is ready to send, or the answer for input that cannot be checked. */
-export type PreparedProviderCheck =
-  | {
-      kind: 'ready';
-      provider: IdentityProviderKind;
-      request: ProviderRequest;
-      interpret: (response: ProviderResponse) => ProviderCheckResult;
-    }
-  | { kind: 'refused'; result: ProviderCheckResult };
-
-function refuse(detail: string): PreparedProviderCheck {
-  return { kind: 'refused', result: { valid: false, detail } };
+/** A field of a provider's settings that is wrong, and what to do about it. */
+export interface ProviderInputIssue {
+  field: 'provider' | 'clientId' | 'tenantId' | 'clientSecret';
+  message: string;
 }
 
 /**
- * Validates the input and builds the provider's request and interpreter. Input that cannot be
- * checked (unknown provider, missing or malformed values) gives `kind: 'refused'` with a detail
- * saying what to fix; nothing is sent for it.
+ * What is wrong with a provider's settings, field by field; empty when nothing is. Used for the
+ * check's body and for the providers stored on an organization, so a provider that is saved is one
+ * that can be checked. A secret left out is not an issue here (an organization keeps its stored
+ * one); the check itself needs one. The input may come straight from a request body: its declared
+ * type is not trusted at run time.
  */
-export function prepareProviderCheck(input: ProviderCheckInput): PreparedProviderCheck {
-  // The input comes from a request body; its declared type is not trusted at run time.
-  const { provider, clientId, clientSecret, tenantId } = input as Partial<
-    Record<keyof ProviderCheckInput, unknown>
-  >;
-  if (provider !== 'Entra' && provider !== 'Google') return refuse('The provider must be Entra or Google.');
-  if (typeof clientId !== 'string' || clientId.trim() === '') return refuse('Enter the client ID.');
-  if (clientId.length > MAX_CLIENT_ID_LENGTH || !isPlainText(clientId) || clientId.trim() !== clientId) {
-    return refuse('The client ID is not valid: copy it again, without spaces or line breaks.');
+export function providerInputIssues(input: {
+  provider: unknown;
+  clientId: unknown;
+  tenantId?: unknown;
+  clientSecret?: unknown;
+}): ProviderInputIssue[] {
+  const { provider, clientId, tenantId, clientSecret } = input;
+  const issues: ProviderInputIssue[] = [];
+  if (provider !== 'Entra' && provider !== 'Google') {
+    issues.push({ field: 'provider', message: 'The provider must be Entra or Google.' });
   }
-  if (typeof clientSecret !== 'string' || clientSecret === '') return refuse('Enter the client secret.');
-  if (clientSecret.length > MAX_CLIENT_SECRET_LENGTH || !isPlainText(clientSecret)) {
-    return refuse('The client secret is not valid: copy it again, without line breaks.');
+  if (typeof clientId !== 'string' || clientId.trim() === '') {
+    issues.push({ field: 'clientId', message: 'Enter the client ID.' });
+  } else if (
+    clientId.length > MAX_CLIENT_ID_LENGTH ||
+    !isPlainText(clientId) ||
+    clientId.trim() !== clientId
+  ) {
+    issues.push({
+      field: 'clientId',
+      message: 'The client ID is not valid: copy it again, without spaces or line breaks.',
+    });
+  } else if (provider === 'Entra' && !GUID_PATTERN.test(clientId)) {
+    issues.push({
+      field: 'clientId',
+      message: 'The client ID of an Entra application is a GUID: its Application (client) ID.',
+    });
   }
-
   if (provider === 'Entra') {
     if (tenantId === undefined || tenantId === null || tenantId === '') {
-      return refuse('Enter the tenant ID: the Directory (tenant) ID of your Microsoft Entra tenant.');
+      issues.push({
+        field: 'tenantId',
+        message: 'Enter the tenant ID: the Directory (tenant) ID of your Microsoft Entra tenant.',
+      });
+    } else if (!isValidEntraTenantId(tenantId)) {
+      issues.push({
+        field: 'tenantId',
+        message:
+          'The tenant ID must be the Directory (tenant) ID, a GUID, or a verified domain of the tenant such as contoso.onmicrosoft.com.',
+      });
     }
-    if (!isValidEntraTenantId(tenantId)) {
-      return refuse(
-        'The tenant ID must be the Directory (tenant) ID, a GUID, or a verified domain of the tenant such as contoso.onmicrosoft.com.',
-      );
+  }
+  if (clientSecret !== undefined) {
+    if (typeof clientSecret !== 'string' || clientSecret === '') {
+      issues.push({ field: 'clientSecret', message: 'Enter the client secret.' });
+    } else if (clientSecret.length > MAX_CLIENT_SECRET_LENGTH || !isPlainText(clientSecret)) {
+      issues.push({
+        field: 'clientSecret',
+        message: 'The client secret is not valid: copy it again, without line breaks.',
+      });
     }
-    if (!GUID_PATTERN.test(clientId)) {
-      return refuse('The client ID of an Entra application is a GUID: its Application (client) ID.');
-    }
+  }
+  return issues;
+}
+
+/** A check that is ready to send: the provider's request and how to read its answer. */
+export interface PreparedProviderCheck {
+  provider: IdentityProviderKind;
+  request: ProviderRequest;
+  interpret: (response: ProviderResponse) => ProviderCheckResult;
+}
+
+/**
+ * Validates the input and builds the provider's request and interpreter.
+ *
+ * @throws BadRequestError naming each field that cannot be checked (nothing is sent for it). The
+ *   REST and GraphQL bodies run `providerInputIssues` first, so there the fields carry their
+ *   location (`body.tenantId`); this is the check's own guard for any other caller.
+ */
+export function prepareProviderCheck(input: ProviderCheckInput): PreparedProviderCheck {
+  const issues = providerInputIssues({ ...input, clientSecret: input.clientSecret ?? '' });
+  if (issues.length > 0) {
+    throw BadRequestError.invalidFields(
+      issues.map((issue): FieldError => ({ field: issue.field, message: issue.message })),
+    );
+  }
+  const { clientId, clientSecret } = input;
+  if (input.provider === 'Entra') {
+    // providerInputIssues has checked the tenant.
+    const tenantId = input.tenantId!;
     return {
-      kind: 'ready',
-      provider,
+      provider: 'Entra',
       request: buildEntraTokenRequest({ clientId, tenantId, clientSecret }),
       interpret: (response) => interpretEntraResponse(response, { clientId, tenantId }),
     };
   }
   return {
-    kind: 'ready',
-    provider,
+    provider: 'Google',
     request: buildGoogleTokenRequest({ clientId, clientSecret }),
     interpret: (response) => interpretGoogleResponse(response, { clientId }),
   };
@@ -302,7 +345,9 @@ function readOAuthBody(text: string): OAuthErrorBody | undefined {
     typeof value === 'string' && value !== '' ? value : undefined;
   const description = str(json.error_description);
   const codes = Array.isArray(json.error_codes)
-    ? json.error_codes.filter((code): code is number => Number.isInteger(code))
+    ? json.error_codes.filter(
+        (code): code is number => Number.isInteger(code) && code >= 0 && code < 1_000_000_000,
+      )
     : [];
   // Entra repeats the code as "AADSTS7000215: ..." at the start of the description; use it when
   // error_codes is missing.
@@ -311,15 +356,32 @@ function readOAuthBody(text: string): OAuthErrorBody | undefined {
   return { error: str(json.error), description, codes, accessToken: str(json.access_token) };
 }
 
-/** A provider's own words, trimmed for showing: one line, no trace ids, bounded length. */
-export function providerText(text: string | undefined): string {
-  if (!text) return '';
-  // Entra appends "Trace ID: ... Correlation ID: ... Timestamp: ..."; useful in logs, noise to a person.
-  let cleaned = text.split('Trace ID:')[0]!.replace(CONTROL_OR_SPACE_RUNS, ' ').trim();
-  cleaned = cleaned.replace(/^AADSTS\d+:\s*/, '');
-  return cleaned.length > MAX_PROVIDER_TEXT_LENGTH
-    ? `${cleaned.slice(0, MAX_PROVIDER_TEXT_LENGTH - 1)}…`
-    : cleaned;
+/**
+ * The OAuth error codes (RFC 6749 5.2 and the providers' own) a detail may name. A detail never
+ * carries the provider's free text: a provider could echo the client secret in it, and redacting it
+ * there would also mangle our own words wherever a short secret happens to occur.
+ */
+const KNOWN_OAUTH_ERRORS: ReadonlySet<string> = new Set([
+  'invalid_request',
+  'invalid_client',
+  'invalid_grant',
+  'unauthorized_client',
+  'unsupported_grant_type',
+  'invalid_scope',
+  'access_denied',
+  'server_error',
+  'temporarily_unavailable',
+  'interaction_required',
+  'consent_required',
+  'invalid_resource',
+  'deleted_client',
+  'disabled_client',
+  'org_internal',
+]);
+
+/** The provider's error code, when it is one of the known ones; else a phrase of ours. */
+function errorCodeText(error: string): string {
+  return KNOWN_OAUTH_ERRORS.has(error) ? error : 'an error code this check does not know';
 }
 
 /** Answers that say nothing about the credentials, whatever the provider. */
@@ -374,7 +436,7 @@ const ENTRA_ERRORS: Readonly<Record<number, (context: { clientId: string; tenant
  * Reads Entra's answer to the client-credentials request. HTTP 200 with an access token means the
  * credentials are valid (the token is dropped, never returned). Errors are read from the JSON body
  * (`error`, `error_description`, `error_codes`); the AADSTS codes we know get a specific detail,
- * others the provider's own description.
+ * others name the code.
  */
 export function interpretEntraResponse(
   response: ProviderResponse,
@@ -396,10 +458,9 @@ export function interpretEntraResponse(
   if (notChecked) return notChecked;
   if (!body?.error || response.status < 400) return unexpected(label, response);
   const code = body.codes[0] === undefined ? '' : `, AADSTS${body.codes[0]}`;
-  const said = providerText(body.description);
   return {
     valid: false,
-    detail: `Microsoft Entra ID refused the credentials (${providerText(body.error)}${code})${said ? `: ${said}` : '.'}`,
+    detail: `Microsoft Entra ID refused the credentials (${errorCodeText(body.error)}${code}). Look the code up in Microsoft's list of Entra error codes.`,
   };
 }
 
@@ -450,13 +511,11 @@ export function interpretGoogleResponse(
         valid: false,
         detail: `The OAuth client ${context.clientId} is disabled in Google Cloud (disabled_client). Enable it or use another client.`,
       };
-    default: {
-      const said = providerText(body.description);
+    default:
       return {
         valid: false,
-        detail: `Google could not check the credentials (${providerText(body.error)})${said ? `: ${said}` : '.'}`,
+        detail: `Google could not check the credentials (${errorCodeText(body.error)}).`,
       };
-    }
   }
 }
 
@@ -570,19 +629,6 @@ function seconds(ms: number): string {
   return `${value} second${value === 1 ? '' : 's'}`;
 }
 
-/** Removes the secret, raw or encoded, from text that leaves the check. */
-function withoutSecret(result: ProviderCheckResult, secret: string): ProviderCheckResult {
-  if (secret === '') return result;
-  let detail = result.detail;
-  const forms = new Set([
-    secret,
-    encodeURIComponent(secret),
-    new URLSearchParams({ s: secret }).toString().slice(2),
-  ]);
-  for (const form of forms) detail = detail.split(form).join('[redacted]');
-  return { valid: result.valid, detail };
-}
-
 function errorCode(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && /^[A-Z0-9_]{1,40}$/.test(code)) return code;
@@ -618,11 +664,11 @@ export class IdentityProviderCheck {
    * Checks the credentials. Never throws for anything on the provider's side: invalid credentials,
    * an unknown tenant, a timeout, an unreachable or refused provider address all give
    * `valid: false` with a detail saying what to do. The detail never contains the secret.
+   *
+   * @throws BadRequestError for input that cannot be checked (see prepareProviderCheck).
    */
   async check(input: ProviderCheckInput): Promise<ProviderCheckResult> {
     const prepared = prepareProviderCheck(input);
-    const secret = typeof input.clientSecret === 'string' ? input.clientSecret : '';
-    if (prepared.kind === 'refused') return withoutSecret(prepared.result, secret);
     const { label, hostname } = PROVIDERS[prepared.provider];
 
     const deadline = new AbortController();
@@ -636,11 +682,11 @@ export class IdentityProviderCheck {
         deadline.signal,
       );
     } catch (error) {
-      return withoutSecret(this.failure(error, deadline.signal, label, hostname), secret);
+      return this.failure(error, deadline.signal, label, hostname);
     } finally {
       clearTimeout(timer);
     }
-    return withoutSecret(prepared.interpret(response), secret);
+    return prepared.interpret(response);
   }
 
   private failure(
