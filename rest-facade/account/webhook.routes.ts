@@ -7,6 +7,18 @@ import {
   type PaymentWebhookService,
 } from '../../subgraphs/account/services/payment-webhook.service.js';
 
+/**
+ * The body is documented as the provider's event but read by the service only after the signature
+ * over the raw bytes checks out: validating it here, first, would answer an unsigned caller with
+ * the schema's complaints.
+ */
+const signedEventBody = z.unknown().meta({ id: 'PaymentEvent', ...jsonSchemaOf(paymentEventBody) });
+
+function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _schema, ...document } = z.toJSONSchema(schema, { io: 'input' });
+  return document;
+}
+
 /** The payment provider's subscription webhook (spec section 6, decided in docs/decisions.md). */
 export function webhookRoutes(payments: PaymentWebhookService): Route[] {
   return [
@@ -15,10 +27,10 @@ export function webhookRoutes(payments: PaymentWebhookService): Route[] {
       path: '/webhooks/payments',
       operationId: 'receivePaymentEvent',
       summary: 'Receive a payment provider event',
-      description: `Anonymous, signed: header \`${SIGNATURE_HEADER}: sha256=<hex HMAC-SHA256 of the body with Payments:WebhookSecret>\`. PAYMENT.SALE.COMPLETED resets the organization's used credits to 0; BILLING.SUBSCRIPTION.EXPIRED, CANCELLED and SUSPENDED return it to the default band without a reset. The organization is resource.custom (or resource.custom_id). Each event id is applied once.`,
+      description: `Anonymous, signed: header \`${SIGNATURE_HEADER}: sha256=<hex HMAC-SHA256 of the body with Payments:WebhookSecret>\`. PAYMENT.SALE.COMPLETED resets the organization's used credits to 0; BILLING.SUBSCRIPTION.EXPIRED, CANCELLED and SUSPENDED return it to the default band without a reset. The organization is resource.custom (or resource.custom_id). Each event id is applied once. The signature is checked before the body is validated: unsigned or wrongly signed is 401 whatever the body.`,
       tag: 'Webhooks',
       auth: 'none',
-      body: paymentEventBody,
+      body: signedEventBody,
       response: z.object({ eventId: z.string(), outcome: z.enum(['applied', 'duplicate', 'ignored']) }),
       errors: [401, 503],
       handle: ({ request, body }) =>

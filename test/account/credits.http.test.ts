@@ -127,6 +127,29 @@ describe('spec 6 / 3: the credits-spent consumer adds each Amount to the organiz
   });
 });
 
+describe('issue: "credits counted once under redelivery": a message delivered again by a queue with no memory of it counts once', () => {
+  // A new system on the same database, with a fresh queue prefix: its streams have no
+  // duplicate-window history of the message id, so only the consumer's own record can stop it.
+  it('the same message id published again on a fresh queue, to a new system on the same database, adds nothing', async () => {
+    const org = await organization();
+    const id = randomUUID();
+    await spend({ OrganizationId: org.id, Amount: 21 }, id);
+    await eventually(async () => expect(await usedCredits(org.id)).toBe(21));
+
+    const restarted = await startTestSystem({ processes: ['account'], databaseUrl: system.databaseUrl });
+    try {
+      expect(restarted.settings.queue.prefix).not.toBe(system.settings.queue.prefix);
+      const queue = restarted.system.platform!.queue;
+      await queue.publish(TOPICS.creditsSpent, { OrganizationId: org.id, Amount: 21 }, id);
+      // A later message on the same queue: once it counts, the redelivered one has been handled.
+      await queue.publish(TOPICS.creditsSpent, { OrganizationId: org.id, Amount: 1 }, randomUUID());
+      await eventually(async () => expect(await usedCredits(org.id)).toBe(22));
+    } finally {
+      await restarted.stop();
+    }
+  });
+});
+
 describe('issue: "a redelivered message never counts twice": the consumer itself is idempotent by message id', () => {
   // The queue drops a republished id only within its duplicate window; past it, and on a
   // redelivery after a lost acknowledgement, it is the consumer that must count once.
@@ -351,6 +374,29 @@ describe('spec 6 / 3: the payment webhook (POST /webhooks/payments)', () => {
       const response = await deliver(event, { raw: pretty, signature: signature(pretty) });
       expect(response.body).toEqual({ eventId: event.id, outcome: 'applied' });
       expect(await usedCredits(org.id)).toBe(0);
+    });
+  });
+
+  describe('review: the signature is checked before the body is read', () => {
+    const malformed = { nope: true, event_type: 42 };
+
+    it.each([
+      ['unsigned', null],
+      ['wrongly signed', signature(JSON.stringify(malformed), 'another-secret-0123456789')],
+    ])(
+      '%s, a body that is not an event: 401, and nothing about what the body should be',
+      async (_case, presented) => {
+        const response = await deliver(malformed, { signature: presented });
+        expect(response.status).toBe(401);
+        expect(response.text).not.toMatch(/event_type|body\.id|errors/);
+      },
+    );
+
+    it('signed, a body that is not an event: 400 naming the fields', async () => {
+      const response = await deliver(malformed);
+      expect(response.status).toBe(400);
+      const problem = response.body as unknown as { errors: { field: string }[] };
+      expect(problem.errors.map((error) => error.field).sort()).toEqual(['body.event_type', 'body.id']);
     });
   });
 

@@ -1,7 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { z } from 'zod';
 import { ServiceUnavailableError, UnauthorizedError } from '../../../platform/errors/domain-errors.js';
+import { parseInput } from '../../../platform/http/validation.js';
 import { Organization } from '../entities/organization.entity.js';
 import { PaymentEvent } from '../entities/payment-event.entity.js';
 import type { AccountDependencies } from './account-dependencies.js';
@@ -22,19 +23,17 @@ const LAPSES = new Set([
  * subscription's custom id, which the billing page sets to the organization id when the
  * subscription is made: `resource.custom` on a sale, `resource.custom_id` on a subscription.
  */
-export const paymentEventBody = z
-  .object({
-    id: z.string().min(1).max(200),
-    event_type: z.string().min(1).max(100),
-    resource: z
-      .object({
-        custom: z.string().max(200).optional(),
-        custom_id: z.string().max(200).optional(),
-      })
-      .loose()
-      .default({}),
-  })
-  .meta({ id: 'PaymentEvent' });
+export const paymentEventBody = z.object({
+  id: z.string().min(1).max(200),
+  event_type: z.string().min(1).max(100),
+  resource: z
+    .object({
+      custom: z.string().max(200).optional(),
+      custom_id: z.string().max(200).optional(),
+    })
+    .loose()
+    .default({}),
+});
 export type PaymentEventBody = z.output<typeof paymentEventBody>;
 
 export type PaymentOutcome = 'applied' | 'duplicate' | 'ignored';
@@ -42,7 +41,9 @@ export type PaymentOutcome = 'applied' | 'duplicate' | 'ignored';
 /**
  * POST /webhooks/payments. The caller proves it knows `Payments:WebhookSecret` by an
  * HMAC-SHA256 of the exact request body, sent as `x-svc-webhook-signature: sha256=<hex>`.
- * Each event id is applied once; a redelivery answers `duplicate` and changes nothing.
+ * The signature is checked over the bytes received before the body is read at all, so an
+ * unsigned caller learns nothing about what the body should look like. Each event id is applied
+ * once; a redelivery answers `duplicate` and changes nothing.
  */
 export class PaymentWebhookService {
   constructor(
@@ -53,19 +54,22 @@ export class PaymentWebhookService {
   async receive(
     rawBody: Buffer | undefined,
     signature: string | undefined,
-    event: PaymentEventBody,
+    body: unknown,
   ): Promise<{ eventId: string; outcome: PaymentOutcome }> {
     if (!this.secret)
       throw new ServiceUnavailableError('The payment webhook is not configured (Payments:WebhookSecret).');
     if (!rawBody || !validSignature(this.secret, rawBody, signature)) {
       throw new UnauthorizedError('The webhook signature is missing or does not match.');
     }
+    const event = parseInput(paymentEventBody, body, 'body');
     const organizationId = organizationOf(event);
     const handled = event.event_type === RENEWAL || LAPSES.has(event.event_type);
     try {
       return await this.deps.transactions.run(async ({ em, outbox }) => {
         const organization =
-          handled && organizationId ? await em.findOne(Organization, { id: organizationId }) : null;
+          handled && organizationId
+            ? await em.findOne(Organization, { id: organizationId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
+            : null;
         const outcome: PaymentOutcome = organization ? 'applied' : 'ignored';
         em.create(PaymentEvent, {
           eventId: event.id,
