@@ -4,6 +4,7 @@ import { listQuery, pageSchema } from '../../platform/http/query-schemas.js';
 import {
   creditsView,
   organizationBody,
+  organizationUpdateBody,
   organizationView,
   providerCheckBody,
   providerCheckView,
@@ -48,7 +49,7 @@ export function organizationRoutes(organizations: OrganizationService): Route[] 
       operationId: 'checkIdentityProvider',
       summary: "Check an identity provider's credentials",
       description:
-        "Needs GlobalOrganizationRead and GlobalOrganizationUpdate or GlobalOrganizationCreate. Asks the provider's own well-known token endpoint, with a 15-second timeout; stores nothing.",
+        "Needs GlobalOrganizationRead and GlobalOrganizationUpdate or GlobalOrganizationCreate. Asks the provider's own well-known token endpoint, with a 15-second timeout; stores nothing. Input that cannot be checked (an Entra provider without a tenant, a tenant that is not a GUID or domain name, an Entra client id that is not a GUID) is 400 naming the field; whatever the provider answers, or fails to, is 200 with valid false and a detail.",
       tag,
       auth: 'required',
       body: providerCheckBody,
@@ -88,7 +89,7 @@ export function organizationRoutes(organizations: OrganizationService): Route[] 
       operationId: 'createOrganization',
       summary: 'Create an organization',
       description:
-        'Needs GlobalOrganizationCreate. Also creates its Administrators group, holding every permission that is not global.',
+        'Needs GlobalOrganizationCreate. Also creates its Administrators group, holding every permission that is not global. An Entra provider needs its tenant; a provider and client id are listed once; logo and logoContentType go together (SVG is not accepted).',
       tag,
       auth: 'required',
       body: organizationBody,
@@ -102,11 +103,11 @@ export function organizationRoutes(organizations: OrganizationService): Route[] 
       operationId: 'updateOrganization',
       summary: 'Update an organization',
       description:
-        'Needs GlobalOrganizationUpdate. A provider sent without clientSecret keeps its stored secret.',
+        'Needs GlobalOrganizationUpdate. A field left out keeps its stored value; a field sent replaces it (null clears pricingBand, logo with logoContentType, and customCss). providers is replaced whole, but a provider sent without clientSecret keeps its stored secret. A version other than the stored one is 409 and changes nothing.',
       tag,
       auth: 'required',
       params: idParams,
-      body: organizationBody,
+      body: organizationUpdateBody,
       response: organizationView,
       errors: [403, 404, 409],
       handle: ({ caller, params, body }) => organizations.update(caller, params.id, body),

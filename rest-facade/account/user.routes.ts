@@ -133,7 +133,8 @@ export function userRoutes(users: UserService, provisioning: ProvisioningService
       path: '/users/{id}',
       operationId: 'updateUser',
       summary: 'Update an account',
-      description: 'Needs UserUpdate.',
+      description:
+        'Needs UserUpdate. A field left out keeps its stored value; a field sent replaces it (null clears profileImage). A version other than the stored one is 409 and changes nothing.',
       tag,
       auth: 'required',
       params: userIdParams,

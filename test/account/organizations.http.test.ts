@@ -1,10 +1,26 @@
 import { randomUUID } from 'node:crypto';
+import { PERMISSION_CATALOGUE } from '../../platform/permissions/catalogue.js';
 import type { OrganizationView, SignInView } from '../../subgraphs/account/services/organization.schemas.js';
+import type { ApiKeyCreatedView } from '../../subgraphs/account/services/api-key.schemas.js';
 import type { GroupView } from '../../subgraphs/account/services/group.schemas.js';
-import { ORGANIZATION_ADMINISTRATOR_PERMISSIONS } from '../../subgraphs/account/services/organization.service.js';
+import type { UserView } from '../../subgraphs/account/services/user.schemas.js';
+import type { AuditEntryView } from '../../subgraphs/audit/services/audit.schemas.js';
 import type { HttpClient } from '../support/http-client.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 import { eventually } from '../support/eventually.js';
+import {
+  ORGANIZATION_PERMISSIONS,
+  createGroup,
+  createUser,
+  expectStatus,
+  sha256Hex,
+  setMembers,
+  type Problem,
+} from './account-test-helpers.js';
+
+/** A valid Entra application (client) id and tenant: both are checked for their shape. */
+const ENTRA_CLIENT = '11111111-2222-3333-4444-555555555555';
+const ENTRA_TENANT = 'contoso.onmicrosoft.com';
 
 let system: TestSystem;
 let account: HttpClient;
@@ -12,7 +28,10 @@ let globalAdmin: string;
 const home = randomUUID();
 
 beforeAll(async () => {
-  system = await startTestSystem({ processes: ['account', 'audit'] });
+  system = await startTestSystem({
+    processes: ['account', 'audit'],
+    overrides: { 'Credits:Bands': { Pro: 5000 } },
+  });
   account = system.client('account');
   globalAdmin = await system.token({
     organizationId: home,
@@ -42,8 +61,8 @@ describe('spec 4.2 / CONTRACT 3: POST /organizations creates an organization and
       providers: [
         {
           provider: 'Entra',
-          clientId: 'app-1',
-          tenantId: 'contoso.onmicrosoft.com',
+          clientId: ENTRA_CLIENT,
+          tenantId: ENTRA_TENANT,
           clientSecret: 's3cr3t-value',
         },
       ],
@@ -56,19 +75,21 @@ describe('spec 4.2 / CONTRACT 3: POST /organizations creates an organization and
       usedCredits: 0,
       totalCredits: 1000,
       providers: [
-        { provider: 'Entra', clientId: 'app-1', tenantId: 'contoso.onmicrosoft.com', hasClientSecret: true },
+        { provider: 'Entra', clientId: ENTRA_CLIENT, tenantId: ENTRA_TENANT, hasClientSecret: true },
       ],
     });
     expect(response.body.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(response.text).not.toContain('s3cr3t-value');
   });
 
-  it('creates the Administrators group holding every permission that is not global', async () => {
+  it('creates the Administrators group holding exactly the permissions the catalogue does not mark global', async () => {
     const organization = (await create({ name: 'Fabrikam' })).body;
     const admin = await system.token({ organizationId: organization.id, permissions: ['UserList'] });
     const groups = await account.get<{ items: GroupView[] }>('/groups', { token: admin });
     expect(groups.body.items.map((g) => g.name)).toEqual(['Administrators']);
-    expect(groups.body.items[0]!.permissions).toEqual(ORGANIZATION_ADMINISTRATOR_PERMISSIONS);
+    // Derived from the catalogue's globalPermission flag, not from the service's own list.
+    const notGlobal = PERMISSION_CATALOGUE.filter((p) => !p.globalPermission).map((p) => p.name);
+    expect([...groups.body.items[0]!.permissions].sort()).toEqual([...notGlobal].sort());
     expect(groups.body.items[0]!.permissions).not.toContain('PermissionsAllGlobal');
     expect(groups.body.items[0]!.variableSetIds).toEqual([]);
   });
@@ -88,7 +109,7 @@ describe('spec 4.2 / CONTRACT 3: POST /organizations creates an organization and
     [{ name: 'X', adminEmails: ['not-an-address'] }, 'body.adminEmails[0]'],
     [{ name: 'X', additionalCredits: -1 }, 'body.additionalCredits'],
     [{ name: 'X', providers: [{ provider: 'Okta', clientId: 'a' }] }, 'body.providers[0].provider'],
-    [{ name: 'X', logo: 'not base64!' }, 'body.logo'],
+    [{ name: 'X', logo: 'not base64!', logoContentType: 'image/png' }, 'body.logo'],
     [{ name: 'X', pricingBand: 'Gold' }, 'body.pricingBand'],
   ])('a bad body %j is 400 naming %s', async (body, field) => {
     const response = await create(body);
@@ -215,7 +236,14 @@ describe('spec 4.2: GET /organizations/{id}/signin answers only for an active or
         logo: Buffer.from('png-bytes').toString('base64'),
         logoContentType: 'image/png',
         customCss: '.login-button { color: #ffffff; background-color: #0a66c2 }',
-        providers: [{ provider: 'Entra', clientId: 'c', tenantId: 't', clientSecret: 'hidden-secret' }],
+        providers: [
+          {
+            provider: 'Entra',
+            clientId: ENTRA_CLIENT,
+            tenantId: ENTRA_TENANT,
+            clientSecret: 'hidden-secret',
+          },
+        ],
       })
     ).body;
     const response = await account.get<SignInView>(`/organizations/${created.id}/signin`);
@@ -225,7 +253,7 @@ describe('spec 4.2: GET /organizations/{id}/signin answers only for an active or
       name: 'Signin Corp',
       logo: Buffer.from('png-bytes').toString('base64'),
       logoContentType: 'image/png',
-      providers: [{ provider: 'Entra', clientId: 'c', tenantId: 't' }],
+      providers: [{ provider: 'Entra', clientId: ENTRA_CLIENT, tenantId: ENTRA_TENANT }],
     });
     expect(response.body.customCss).toContain('#0a66c2');
     expect(Object.keys(response.body.providers[0]!)).toEqual(['provider', 'clientId', 'tenantId']);
@@ -264,5 +292,336 @@ describe('spec 4.2 / CONTRACT 3: GET /organizations/me/credits', () => {
 
   it('is 401 without a token', async () => {
     expect((await account.get('/organizations/me/credits')).status).toBe(401);
+  });
+});
+
+/** The audit entries of the caller's (the global administrator's) organization about one entity. */
+async function entriesAbout(entryType: string, entityId: string): Promise<AuditEntryView[]> {
+  const page = await expectStatus(
+    system.client('audit').post<{ items: AuditEntryView[] }>('/filter?take=100', {
+      token: globalAdmin,
+      body: [
+        { field: 'EntryType', operatorType: 'eq', value: entryType },
+        { field: 'EntityId', operatorType: 'eq', value: entityId },
+      ],
+    }),
+    200,
+  );
+  return page.items;
+}
+
+const put = (id: string, body: Record<string, unknown>) =>
+  account.put<OrganizationView>(`/organizations/${id}`, { token: globalAdmin, body });
+
+const read = async (id: string) =>
+  expectStatus(account.get<OrganizationView>(`/organizations/${id}`, { token: globalAdmin }), 200);
+
+/** Everything but what any update changes: the name, the version and the update time. */
+const unchangedPart = ({ name: _n, version: _v, updatedAt: _u, ...rest }: OrganizationView) => rest;
+
+describe('decision "Updates": PUT /organizations/{id} changes only the fields it sends', () => {
+  let full: OrganizationView;
+
+  beforeEach(async () => {
+    full = await expectStatus(
+      create({
+        name: `Full ${randomUUID()}`,
+        active: false,
+        accountPatterns: ['@full\\.example$'],
+        adminEmails: ['boss@full.example'],
+        additionalCredits: 50,
+        pricingBand: 'Pro',
+        providers: [
+          { provider: 'Google', clientId: 'g-1.apps.googleusercontent.com', clientSecret: 'google-secret' },
+          { provider: 'Entra', clientId: ENTRA_CLIENT, tenantId: ENTRA_TENANT, clientSecret: 'entra-secret' },
+        ],
+        logo: Buffer.from('png-bytes').toString('base64'),
+        logoContentType: 'image/png',
+        customCss: '.login-button { color: #ffffff }',
+      }),
+      200,
+    );
+  });
+
+  it('only {name}: every other field keeps its stored value (disabled stays disabled, providers keep their secrets)', async () => {
+    const renamed = await expectStatus(put(full.id, { name: `${full.name} renamed` }), 200);
+    expect(renamed.name).toBe(`${full.name} renamed`);
+    expect(renamed.version).toBe(full.version + 1);
+    expect(unchangedPart(renamed)).toEqual(unchangedPart(full));
+    expect(unchangedPart(await read(full.id))).toEqual(unchangedPart(full));
+    expect(renamed.providers.every((provider) => provider.hasClientSecret)).toBe(true);
+    expect(renamed).toMatchObject({ active: false, pricingBand: 'Pro', totalCredits: 5050 });
+    expect((await account.get(`/organizations/${full.id}/signin`)).status).toBe(404);
+  });
+
+  it('an empty body changes nothing but the version', async () => {
+    const same = await expectStatus(put(full.id, {}), 200);
+    expect({ ...same, version: full.version, updatedAt: full.updatedAt }).toEqual(full);
+  });
+
+  it('null clears the band, the logo with its type and the CSS; an empty list clears a list; the rest stays', async () => {
+    const cleared = await expectStatus(
+      put(full.id, {
+        pricingBand: null,
+        logo: null,
+        logoContentType: null,
+        customCss: null,
+        accountPatterns: [],
+        providers: [],
+      }),
+      200,
+    );
+    expect(cleared).toMatchObject({
+      pricingBand: null,
+      totalCredits: 1050,
+      logo: null,
+      logoContentType: null,
+      customCss: null,
+      accountPatterns: [],
+      providers: [],
+      active: false,
+      adminEmails: ['boss@full.example'],
+      additionalCredits: 50,
+    });
+  });
+
+  it('a field sent replaces the stored one', async () => {
+    const changed = await expectStatus(put(full.id, { active: true, additionalCredits: 7 }), 200);
+    expect(changed).toMatchObject({ active: true, additionalCredits: 7, totalCredits: 5007 });
+    expect(changed.accountPatterns).toEqual(full.accountPatterns);
+    expect((await account.get(`/organizations/${full.id}/signin`)).status).toBe(200);
+  });
+});
+
+describe('CONTRACT 6: two PUTs sent with the same version: one succeeds, the other is 409 (no lost update)', () => {
+  it('holds round after round', async () => {
+    const created = (await create({ name: `Raced ${randomUUID()}` })).body;
+    for (let round = 0; round < 4; round += 1) {
+      const { version } = await read(created.id);
+      const names = [`Left ${round}`, `Right ${round}`];
+      const answers = await Promise.all(names.map((name) => put(created.id, { name, version })));
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+      const winner = answers.find((answer) => answer.status === 200)!.body;
+      expect(await read(created.id)).toMatchObject({ name: winner.name, version: version + 1 });
+    }
+  });
+});
+
+describe('review: organization bodies are refused when they cannot work (400 naming the field), on POST and PUT', () => {
+  const entra = { provider: 'Entra', clientId: ENTRA_CLIENT, tenantId: ENTRA_TENANT };
+  const logo = Buffer.from('png-bytes').toString('base64');
+  const cases: [string, Record<string, unknown>, string][] = [
+    [
+      'an Entra provider without a tenant',
+      { providers: [{ ...entra, tenantId: undefined }] },
+      'body.providers[0].tenantId',
+    ],
+    [
+      'an Entra provider with tenant common',
+      { providers: [{ ...entra, tenantId: 'common' }] },
+      'body.providers[0].tenantId',
+    ],
+    [
+      'an Entra tenant that is not a domain or GUID',
+      { providers: [{ ...entra, tenantId: 'evil.com/x' }] },
+      'body.providers[0].tenantId',
+    ],
+    [
+      'an Entra client id that is not a GUID',
+      { providers: [{ ...entra, clientId: 'app-1' }] },
+      'body.providers[0].clientId',
+    ],
+    ['a provider without a client id', { providers: [{ provider: 'Google' }] }, 'body.providers[0].clientId'],
+    [
+      'the same provider and client id twice',
+      { providers: [entra, { ...entra, clientSecret: 'x' }] },
+      'body.providers[1]',
+    ],
+    ['a logo without its content type', { logo }, 'body.logoContentType'],
+    ['a content type without a logo', { logoContentType: 'image/png' }, 'body.logo'],
+    [
+      'an SVG logo (it could carry script)',
+      { logo, logoContentType: 'image/svg+xml' },
+      'body.logoContentType',
+    ],
+    ['a logo cleared without its type', { logo: null }, 'body.logoContentType'],
+  ];
+
+  it.each(cases)('POST with %s', async (_case, body, field) => {
+    const response = await account.post<Problem>('/organizations', {
+      token: globalAdmin,
+      body: { name: `Refused ${randomUUID()}`, ...body },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.errors?.map((error) => error.field)).toContain(field);
+  });
+
+  it.each(cases)('PUT with %s, which changes nothing', async (_case, body, field) => {
+    const created = (await create({ name: `Kept ${randomUUID()}` })).body;
+    const response = await account.put<Problem>(`/organizations/${created.id}`, { token: globalAdmin, body });
+    expect(response.status).toBe(400);
+    expect(response.body.errors?.map((error) => error.field)).toContain(field);
+    expect(await read(created.id)).toEqual(created);
+  });
+
+  it('two providers of different kinds, or of one kind with different client ids, are fine', async () => {
+    const response = await create({
+      name: `Two Providers ${randomUUID()}`,
+      providers: [
+        entra,
+        { ...entra, clientId: '99999999-2222-3333-4444-555555555555' },
+        { provider: 'Google', clientId: 'g.apps.googleusercontent.com' },
+      ],
+    });
+    expect(response.status).toBe(200);
+  });
+});
+
+describe('spec 6: an update writes an Organization Update entry with both states, a delete a Delete entry with the before state only', () => {
+  it('records both', async () => {
+    const created = (await create({ name: `Audited ${randomUUID()}` })).body;
+    const updated = await expectStatus(
+      put(created.id, { name: `${created.name} 2`, additionalCredits: 3 }),
+      200,
+    );
+    const removed = await expectStatus(
+      account.delete<OrganizationView>(`/organizations/${created.id}`, { token: globalAdmin }),
+      200,
+    );
+    await eventually(async () => {
+      const entries = await entriesAbout('Organization', created.id);
+      const update = entries.find((entry) => entry.action === 'Update');
+      const deletion = entries.find((entry) => entry.action === 'Delete');
+      expect(JSON.parse(update!.beforeState!)).toEqual(created);
+      expect(JSON.parse(update!.afterState!)).toEqual(updated);
+      expect(update!.version).toBe(created.version + 1);
+      expect(JSON.parse(deletion!.beforeState!)).toEqual(removed);
+      expect(deletion!.afterState).toBeNull();
+    });
+  });
+});
+
+describe('spec 2: custom CSS is filtered when saved, on POST and on PUT, over HTTP', () => {
+  // Hostile samples of the filter's unit corpus, each after a harmless rule that must survive.
+  const hostile = [
+    'a { background: url(http://evil.example/x.png) }',
+    'a { background: u\\rl(http://evil.example/x) }',
+    '@import url(http://evil.example/x.css);',
+    "@IMPORT 'x.css' screen;",
+    'a { width: expression(alert(1)) }',
+    'a { width: expr/**/ession(alert(1)) }',
+    'a { \\62 ehavior: url(x.htc) }',
+    'd\\69 v { color: red }',
+    '</style><script>alert(1)</script>',
+  ];
+  const harmless = '.login-button { color: #ffffff; background-color: #0a66c2 }';
+  const expectFiltered = (css: string | null) => {
+    expect(css).toBe('.login-button{color:#ffffff;background-color:#0a66c2}');
+  };
+
+  it.each(hostile)('POST keeps the harmless rule and drops %s', async (sample) => {
+    const created = await expectStatus(
+      create({ name: `Css ${randomUUID()}`, customCss: `${harmless} ${sample}` }),
+      200,
+    );
+    expectFiltered(created.customCss);
+    const signIn = await account.get<SignInView>(`/organizations/${created.id}/signin`);
+    expectFiltered(signIn.body.customCss);
+  });
+
+  it.each(hostile)('PUT keeps the harmless rule and drops %s', async (sample) => {
+    const created = (await create({ name: `Css ${randomUUID()}` })).body;
+    const updated = await expectStatus(put(created.id, { customCss: `${harmless} ${sample}` }), 200);
+    expectFiltered(updated.customCss);
+    expectFiltered((await read(created.id)).customCss);
+  });
+
+  it('is idempotent through the API: saving the filtered text again gives the same text', async () => {
+    const created = await expectStatus(
+      create({ name: `Css ${randomUUID()}`, customCss: `${harmless} ${hostile.join(' ')}` }),
+      200,
+    );
+    const again = await expectStatus(put(created.id, { customCss: created.customCss }), 200);
+    expect(again.customCss).toBe(created.customCss);
+    expectFiltered(again.customCss);
+  });
+
+  it('CSS of which nothing survives is stored as none', async () => {
+    const created = await expectStatus(create({ name: `Css ${randomUUID()}`, customCss: hostile[0] }), 200);
+    expect(created.customCss).toBeNull();
+  });
+});
+
+describe('spec 4.2: deleting organizations', () => {
+  it('the organization the caller is signed in to cannot be deleted (409), and stays', async () => {
+    const created = (await create({ name: `Own ${randomUUID()}` })).body;
+    const insider = await system.token({
+      organizationId: created.id,
+      permissions: ['GlobalOrganizationDelete', 'GlobalOrganizationRead'],
+    });
+    const response = await account.delete<Problem>(`/organizations/${created.id}`, { token: insider });
+    expect(response.status).toBe(409);
+    expect(response.headers.get('content-type')).toMatch(/application\/problem\+json/);
+    expect((await account.get(`/organizations/${created.id}`, { token: globalAdmin })).status).toBe(200);
+  });
+
+  it('removes its accounts, groups and keys, and writes a Delete entry for each (spec 3: the audit entry keeps the record)', async () => {
+    const created = (await create({ name: `Doomed ${randomUUID()}` })).body;
+    const person = await createUser(system, created.id, { name: 'Doomed Person' });
+    const robot = await createUser(system, created.id, { name: 'Doomed Robot', serviceAccount: true });
+    const group = await createGroup(system, created.id, { name: 'Doomed Group', permissions: ['TagList'] });
+    await setMembers(system, created.id, group.id, [person.id, robot.id]);
+    const admin = await system.token({ organizationId: created.id, permissions: ORGANIZATION_PERMISSIONS });
+    const key = await expectStatus(
+      account.post<ApiKeyCreatedView>(`/users/${robot.id}/apikeys`, {
+        token: admin,
+        body: { description: 'doomed key' },
+      }),
+      201,
+    );
+    const lookup = () => account.post('/apikeys/lookup', { body: { sha: sha256Hex(key.apiKey) } });
+    expect((await lookup()).status).toBe(200);
+    const groups = await expectStatus(account.get<{ items: GroupView[] }>('/groups', { token: admin }), 200);
+    const users = await expectStatus(account.get<{ items: UserView[] }>('/users', { token: admin }), 200);
+
+    await expectStatus(account.delete(`/organizations/${created.id}`, { token: globalAdmin }), 200);
+
+    expect((await lookup()).status).toBe(404);
+    for (const user of [person, robot]) {
+      expect((await account.get(`/users/${user.id}`, { token: admin })).status).toBe(404);
+    }
+    expect((await account.get(`/groups/${group.id}`, { token: admin })).status).toBe(404);
+    await eventually(async () => {
+      for (const user of users.items) {
+        const [entry] = await entriesAbout('User', user.id);
+        expect(entry).toMatchObject({ action: 'Delete', afterState: null });
+        expect(JSON.parse(entry!.beforeState!)).toEqual(user);
+      }
+      for (const stored of groups.items) {
+        const entries = (await entriesAbout('Group', String(stored.id))).filter((e) => e.action === 'Delete');
+        expect(entries).toHaveLength(1);
+        expect(JSON.parse(entries[0]!.beforeState!)).toEqual(stored);
+      }
+      const [keyEntry] = await entriesAbout('UserApiKey', String(key.id));
+      expect(keyEntry).toMatchObject({ action: 'Delete', afterState: null });
+      expect(JSON.parse(keyEntry!.beforeState!)).toMatchObject({
+        id: key.id,
+        hint: key.hint,
+        description: 'doomed key',
+        userId: robot.id,
+      });
+      expect(keyEntry!.beforeState).not.toContain(key.apiKey);
+    });
+  });
+});
+
+describe('spec 3: a disabled organization stops answering sign-in details', () => {
+  it('GET /organizations/{id}/signin is 404 once a PUT sets active false, and 200 again once it sets it true', async () => {
+    const created = (await create({ name: `Switched ${randomUUID()}` })).body;
+    expect((await account.get(`/organizations/${created.id}/signin`)).status).toBe(200);
+    await expectStatus(put(created.id, { active: false }), 200);
+    expect((await account.get(`/organizations/${created.id}/signin`)).status).toBe(404);
+    await expectStatus(put(created.id, { active: true }), 200);
+    expect((await account.get(`/organizations/${created.id}/signin`)).status).toBe(200);
   });
 });

@@ -5,6 +5,7 @@ import type { PermissionName } from '../../platform/permissions/catalogue.js';
 import type { OrganizationView } from '../../subgraphs/account/services/organization.schemas.js';
 import type { HttpClient } from '../support/http-client.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
+import type { Problem } from './account-test-helpers.js';
 
 const ENTRA_HOST = 'login.microsoftonline.com';
 const GOOGLE_HOST = 'oauth2.googleapis.com';
@@ -148,16 +149,16 @@ describe('spec 4.2 / 8: a provider host that resolves to an address that is not 
 });
 
 describe('spec 4.2: the check stores nothing and never hands the client secret back', () => {
-  it('the answer never contains the client secret, raw or encoded', async () => {
+  it('the answer never contains the client secret, raw or encoded, checked or refused', async () => {
     const answered = [
-      (await check(entra)).response,
-      (await check(google)).response,
-      (await check({ ...entra, tenantId: 'evil.com/x' })).response,
-      (await check({ ...entra, clientId: 'not-a-guid' })).response,
-      (await check({ ...entra, clientSecret: `${SECRET}\n` })).response,
-    ];
-    for (const response of answered) {
-      expect(response.status).toBe(200);
+      [(await check(entra)).response, 200],
+      [(await check(google)).response, 200],
+      [(await check({ ...entra, tenantId: 'evil.com/x' })).response, 400],
+      [(await check({ ...entra, clientId: 'not-a-guid' })).response, 400],
+      [(await check({ ...entra, clientSecret: `${SECRET}\n` })).response, 400],
+    ] as const;
+    for (const [response, status] of answered) {
+      expect(response.status).toBe(status);
       expect(response.text).not.toContain(SECRET);
       expect(response.text).not.toContain(encodeURIComponent(SECRET));
       expect(response.text).not.toContain(new URLSearchParams({ s: SECRET }).toString().slice(2));
@@ -186,14 +187,18 @@ describe('spec 4.2: what the check is given never chooses where it connects', ()
     'evil.com:8443',
     '../x',
     'common',
-  ])('a bad Entra tenantId (%s) is answered valid false without reaching the resolver', async (tenantId) => {
-    const { response, requests } = await check({ ...entra, tenantId });
-    expect(response.status).toBe(200);
-    expect(response.body.valid).toBe(false);
-    expect(response.body.detail).toMatch(/tenant/i);
-    expect(asked).toEqual([]);
-    expect(requests).toEqual([]);
-  });
+  ])(
+    'review: a bad Entra tenantId (%s) is 400 naming body.tenantId, without reaching the resolver',
+    async (tenantId) => {
+      const { response, requests } = await check({ ...entra, tenantId });
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({
+        errors: [{ field: 'body.tenantId', message: expect.stringMatching(/tenant ID must be/) as unknown }],
+      });
+      expect(asked).toEqual([]);
+      expect(requests).toEqual([]);
+    },
+  );
 
   it("a tenant that is a domain name only fills the path: the resolver is asked for Microsoft's host alone", async () => {
     await check({ ...entra, tenantId: 'attacker.example.com' });
@@ -206,16 +211,24 @@ describe('spec 4.2: what the check is given never chooses where it connects', ()
   });
 });
 
-describe('spec 7: a bad check body is 400 naming the field', () => {
+describe('spec 7 / review: a bad check body is 400 naming the field; 200 with valid false is for what the provider says', () => {
   it.each([
+    [{ ...entra, tenantId: undefined }, 'body.tenantId'],
+    [{ ...entra, tenantId: null }, 'body.tenantId'],
+    [{ ...entra, tenantId: '' }, 'body.tenantId'],
+    [{ ...entra, clientId: 'my-app' }, 'body.clientId'],
+    [{ ...google, clientId: 'line\nbreak' }, 'body.clientId'],
+    [{ ...google, clientSecret: 'line\nbreak' }, 'body.clientSecret'],
     [{ provider: 'Entra', clientId: entra.clientId, tenantId: entra.tenantId }, 'body.clientSecret'],
     [{ ...entra, clientSecret: '' }, 'body.clientSecret'],
     [{ ...entra, provider: 'Okta' }, 'body.provider'],
     [{ provider: 'Google', clientSecret: SECRET }, 'body.clientId'],
   ])('%j is 400 naming %s', async (body, field) => {
-    const { response } = await check(body);
+    const { response, requests } = await check(body);
     expect(response.status).toBe(400);
-    expect(response.text).toContain(field);
+    expect(response.headers.get('content-type')).toMatch(/application\/problem\+json/);
+    expect((response.body as unknown as Problem).errors?.map((error) => error.field)).toContain(field);
     expect(asked).toEqual([]);
+    expect(requests).toEqual([]);
   });
 });

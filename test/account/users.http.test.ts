@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { PermissionName } from '../../platform/permissions/catalogue.js';
+import type { ApiKeyCreatedView } from '../../subgraphs/account/services/api-key.schemas.js';
 import type { GroupView } from '../../subgraphs/account/services/group.schemas.js';
-import type { UserView } from '../../subgraphs/account/services/user.schemas.js';
+import type { SessionAccountView, UserView } from '../../subgraphs/account/services/user.schemas.js';
 import type { HttpClient } from '../support/http-client.js';
 import { eventually } from '../support/eventually.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
@@ -14,9 +15,14 @@ import {
   expectStatus,
   permissionsOf,
   setMembers,
+  sha256Hex,
   uniqueEmail,
   type Problem,
 } from './account-test-helpers.js';
+
+/** A 1x1 PNG, as a data URL. */
+const PHOTO =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
 let system: TestSystem;
 let account: HttpClient;
@@ -138,6 +144,50 @@ describe("spec 4.2: GET /users/me needs only a session and answers the caller's 
     });
     expect(response.body.identities).toEqual([]);
     expect(response.body).toHaveProperty('profileImage', null);
+  });
+
+  it('answers the identity linked at login and the photo the provider gave (provisioned through /users/provision)', async () => {
+    const organization = await createOrganization(system, `Me Org ${randomUUID()}`);
+    const owner = await system.token({ permissions: ['GlobalOrganizationUpdate'] });
+    await expectStatus(
+      account.put(`/organizations/${organization}`, {
+        token: owner,
+        body: { accountPatterns: ['@me\\.example$'] },
+      }),
+      200,
+    );
+    const provisioned = await expectStatus(
+      account.post<SessionAccountView>('/users/provision', {
+        body: {
+          organizationId: organization,
+          provider: 'Google',
+          providerUserId: 'google-sub-1',
+          email: 'pia@me.example',
+          name: 'Pia',
+          profileImage: PHOTO,
+        },
+      }),
+      200,
+    );
+    const me = await expectStatus(
+      account.get<UserView>('/users/me', {
+        token: await system.token({
+          organizationId: organization,
+          accountId: provisioned.user.id,
+          permissions: [],
+        }),
+      }),
+      200,
+    );
+    expect(me).toMatchObject({
+      id: provisioned.user.id,
+      name: 'Pia',
+      email: 'pia@me.example',
+      profileImage: PHOTO,
+    });
+    expect(me.identities).toEqual([
+      { provider: 'Google', providerUserId: 'google-sub-1', linkedAt: expect.any(String) as unknown },
+    ]);
   });
 
   it('is 401 without a session', async () => {
@@ -323,6 +373,89 @@ describe('spec 4.2 / CONTRACT 6: PUT /users/{id} needs UserUpdate', () => {
   });
 });
 
+describe('decision "Updates": PUT /users/{id} changes only the fields it sends', () => {
+  const put = (id: string, body: Record<string, unknown>) =>
+    account.put<UserView>(`/users/${id}`, { token: tokenForUpdates, body });
+  let tokenForUpdates: string;
+  let user: UserView;
+
+  beforeEach(async () => {
+    tokenForUpdates = await tokenA(['UserUpdate', 'UserRead']);
+    const created = await createUser(system, orgA, { name: 'Partial Pam' });
+    user = await expectStatus(put(created.id, { profileImage: PHOTO }), 200);
+  });
+
+  it('only {name}: the address and the photo stay', async () => {
+    const renamed = await expectStatus(put(user.id, { name: 'Pamela' }), 200);
+    expect(renamed).toEqual({
+      ...user,
+      name: 'Pamela',
+      version: user.version + 1,
+      updatedAt: renamed.updatedAt,
+    });
+  });
+
+  it('only {email}: the name and the photo stay', async () => {
+    const email = uniqueEmail('pam-new');
+    const moved = await expectStatus(put(user.id, { email }), 200);
+    expect(moved).toMatchObject({ name: 'Partial Pam', email, profileImage: PHOTO });
+  });
+
+  it('profileImage null clears the photo', async () => {
+    expect((await expectStatus(put(user.id, { profileImage: null }), 200)).profileImage).toBeNull();
+  });
+
+  it.each([
+    ['a data URL of a PNG', PHOTO],
+    ['the base64 of an image alone', PHOTO.replace(/^data:image\/png;base64,/, '')],
+    ['a data URL of a WebP', 'data:image/webp;base64,UklGRg=='],
+  ])('review: profileImage accepts %s', async (_case, profileImage) => {
+    expect((await expectStatus(put(user.id, { profileImage }), 200)).profileImage).toBe(profileImage);
+  });
+
+  it.each([
+    ['plain text', 'not an image at all'],
+    ['an SVG data URL', 'data:image/svg+xml;base64,PHN2Zz48L3N2Zz4='],
+    ['an HTML data URL', 'data:text/html;base64,PHNjcmlwdD4='],
+    ['a data URL that is not base64', 'data:image/png,<svg onload=alert(1)>'],
+    ['a link', 'https://evil.example/me.png'],
+    ['an image over the bound', `data:image/png;base64,${'A'.repeat(700_000)}`],
+  ])(
+    'review: profileImage refuses %s (400 naming body.profileImage), and nothing changes',
+    async (_case, profileImage) => {
+      const response = await account.put<Problem>(`/users/${user.id}`, {
+        token: tokenForUpdates,
+        body: { profileImage },
+      });
+      expect(response.status).toBe(400);
+      expect(response.body.errors?.map((error) => error.field)).toContain('body.profileImage');
+      expect(
+        (await expectStatus(account.get<UserView>(`/users/${user.id}`, { token: tokenForUpdates }), 200))
+          .profileImage,
+      ).toBe(PHOTO);
+    },
+  );
+});
+
+describe('CONTRACT 6: two PUT /users/{id} sent with the same version: one succeeds, the other is 409 (no lost update)', () => {
+  it('holds round after round', async () => {
+    const user = await createUser(system, orgA, { name: 'Raced Rae' });
+    const token = await tokenA(['UserUpdate', 'UserRead']);
+    for (let round = 0; round < 4; round += 1) {
+      const { version } = await expectStatus(account.get<UserView>(`/users/${user.id}`, { token }), 200);
+      const answers = await Promise.all(
+        [`Left ${round}`, `Right ${round}`].map((name) =>
+          account.put<UserView>(`/users/${user.id}`, { token, body: { name, version } }),
+        ),
+      );
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+      const winner = answers.find((answer) => answer.status === 200)!.body;
+      const read = await expectStatus(account.get<UserView>(`/users/${user.id}`, { token }), 200);
+      expect(read).toMatchObject({ name: winner.name, version: version + 1 });
+    }
+  });
+});
+
 describe('CONTRACT 5: PUT /users/{id}/groups needs UserUpdate; body {groupIds} is the whole membership', () => {
   it('sets the membership to exactly the groups given, replacing what was there', async () => {
     const user = await createUser(system, orgA, { name: 'Member Mia' });
@@ -417,6 +550,43 @@ describe('spec 4.2 / CONTRACT 6: DELETE /users/{id} needs UserDelete and answers
     expect(
       (await account.delete(`/users/${randomUUID()}`, { token: await tokenA(['UserDelete']) })).status,
     ).toBe(404);
+  });
+
+  it('spec 3 / 6: removes its API keys too, and writes a UserApiKey Delete entry for each (the audit entry keeps the record)', async () => {
+    const robot = await createUser(system, orgA, { name: 'Keyed Robot', serviceAccount: true });
+    const admin = await tokenA(ORGANIZATION_PERMISSIONS);
+    const keys = await Promise.all(
+      ['first key', 'second key'].map((description) =>
+        expectStatus(
+          account.post<ApiKeyCreatedView>(`/users/${robot.id}/apikeys`, {
+            token: admin,
+            body: { description },
+          }),
+          201,
+        ),
+      ),
+    );
+    await expectStatus(account.delete(`/users/${robot.id}`, { token: admin }), 200);
+    for (const key of keys) {
+      const lookup = await account.post('/apikeys/lookup', { body: { sha: sha256Hex(key.apiKey) } });
+      expect(lookup.status).toBe(404);
+    }
+    await eventually(async () => {
+      for (const key of keys) {
+        const entries = await auditEntries(system, orgA, [
+          { field: 'EntryType', operatorType: 'eq', value: 'UserApiKey' },
+          { field: 'EntityId', operatorType: 'eq', value: String(key.id) },
+        ]);
+        const deletion = entries.find((entry) => entry.action === 'Delete');
+        expect(deletion).toMatchObject({ afterState: null, loggedBy: adminA.id });
+        expect(JSON.parse(deletion!.beforeState!)).toMatchObject({
+          id: key.id,
+          hint: key.hint,
+          description: key.description,
+          userId: robot.id,
+        });
+      }
+    });
   });
 });
 

@@ -103,3 +103,8 @@ export function apiKeyView(key: UserApiKey, now: Date): ApiKeyView {
     expired: isExpired(key.expiresAt, now),
   };
 }
+
+/** A key as its audit entries keep it: as lists show it, with its owner. */
+export function apiKeyRecord(key: UserApiKey, now: Date): ApiKeyView & { userId: string } {
+  return { ...apiKeyView(key, now), userId: key.userId };
+}

@@ -1,59 +1,149 @@
 import { z } from 'zod';
+import { providerInputIssues } from './identity-provider-check.js';
 
 export const PROVIDERS = ['Entra', 'Google'] as const;
 
-const providerInput = z.object({
-  provider: z.enum(PROVIDERS),
-  clientId: z.string().trim().min(1).max(200),
-  tenantId: z.string().trim().max(200).nullable().optional(),
-  clientSecret: z
-    .string()
-    .min(1)
-    .max(1000)
-    .optional()
-    .describe('Write-only. Omit on update to keep the stored secret of the same provider and client id.'),
-});
+/** Adds the provider rules of identity-provider-check.ts to a schema's own, each on its field. */
+function providerRules(value: Parameters<typeof providerInputIssues>[0], context: z.RefinementCtx): void {
+  for (const issue of providerInputIssues(value)) {
+    context.addIssue({ code: 'custom', path: [issue.field], message: issue.message });
+  }
+}
+
+const providerInput = z
+  .object({
+    provider: z.enum(PROVIDERS),
+    clientId: z.string().trim().min(1).max(200),
+    tenantId: z
+      .string()
+      .trim()
+      .max(200)
+      .nullable()
+      .optional()
+      .describe('Entra: required, the Directory (tenant) ID (a GUID) or a verified domain of the tenant.'),
+    clientSecret: z
+      .string()
+      .min(1)
+      .max(1000)
+      .optional()
+      .describe('Write-only. Omit on update to keep the stored secret of the same provider and client id.'),
+  })
+  .superRefine(providerRules);
+
+/** At most one provider of a kind: one entry per provider and client id. */
+const providers = z
+  .array(providerInput)
+  .max(10)
+  .superRefine((list, context) => {
+    const seen = new Set<string>();
+    list.forEach((provider, index) => {
+      const key = `${provider.provider}/${provider.clientId}`;
+      if (seen.has(key)) {
+        context.addIssue({
+          code: 'custom',
+          path: [index],
+          message: `${provider.provider} client ${provider.clientId} is listed twice`,
+        });
+      }
+      seen.add(key);
+    });
+  });
 
 const MAX_LOGO_BASE64 = 700_000; // about 512 KB of image
 
-/** The body of POST /organizations and PUT /organizations/{id} (CONTRACT section 3). */
-export const organizationBody = z.object({
+/**
+ * Image types a logo may have. SVG is not one: it can carry script and external references, and
+ * the sign-in page would have to sanitise it as hard as it filters CSS.
+ */
+export const LOGO_CONTENT_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+
+/** The fields of an organization's body; which are required and defaulted differs between POST and PUT. */
+const fields = {
   name: z.string().trim().min(1).max(200),
-  active: z.boolean().default(true),
+  active: z.boolean(),
   accountPatterns: z
     .array(z.string().min(1).max(500))
     .max(50)
-    .default([])
-    .describe('Regular expressions matched, without regard to case, against an address at first login.'),
-  adminEmails: z.array(z.email().max(320)).max(100).default([]),
-  additionalCredits: z.number().int().min(0).max(1_000_000_000).default(0),
+    .describe(
+      'Regular expressions (RE2 syntax: no backreferences or lookaround) matched, without regard to case, against an address at first login.',
+    ),
+  adminEmails: z.array(z.email().max(320)).max(100),
+  additionalCredits: z.number().int().min(0).max(1_000_000_000),
   pricingBand: z
     .string()
     .trim()
     .min(1)
     .max(50)
     .nullable()
-    .optional()
-    .describe('A band of Credits:Bands; none is the default band.'),
-  providers: z.array(providerInput).max(10).default([]),
-  logo: z.base64().max(MAX_LOGO_BASE64).nullable().optional(),
-  logoContentType: z
-    .enum(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/svg+xml'])
-    .nullable()
-    .optional(),
+    .describe('A band of Credits:Bands; null is the default band.'),
+  providers,
+  logo: z.base64().min(1).max(MAX_LOGO_BASE64).nullable().describe('Base64; sent with logoContentType.'),
+  logoContentType: z.enum(LOGO_CONTENT_TYPES).nullable().describe('Sent with logo; SVG is not accepted.'),
   customCss: z
     .string()
     .max(100_000)
     .nullable()
-    .optional()
     .describe('Filtered against an allow-list of rules when saved.'),
-  version: z
-    .number()
-    .int()
-    .optional()
-    .describe('On update: the version read; a different stored version is 409.'),
-});
+};
+
+/** A logo and its content type travel together: both given, both null (cleared), or neither sent. */
+function logoWithItsType(
+  body: { logo?: string | null; logoContentType?: string | null },
+  context: z.RefinementCtx,
+): void {
+  const state = (value: string | null | undefined) =>
+    value === undefined ? 'absent' : value === null ? 'cleared' : 'given';
+  if (state(body.logo) === state(body.logoContentType)) return;
+  context.addIssue({
+    code: 'custom',
+    path: [state(body.logo) === 'absent' ? 'logo' : 'logoContentType'],
+    message: 'logo and logoContentType are sent together: both given, both null, or neither',
+  });
+}
+
+/** The body of POST /organizations (CONTRACT section 3). */
+export const organizationBody = z
+  .object({
+    ...fields,
+    active: fields.active.default(true),
+    accountPatterns: fields.accountPatterns.default([]),
+    adminEmails: fields.adminEmails.default([]),
+    additionalCredits: fields.additionalCredits.default(0),
+    pricingBand: fields.pricingBand.optional(),
+    providers: fields.providers.default([]),
+    logo: fields.logo.optional(),
+    logoContentType: fields.logoContentType.optional(),
+    customCss: fields.customCss.optional(),
+  })
+  .superRefine(logoWithItsType);
 export type OrganizationBody = z.output<typeof organizationBody>;
+
+/**
+ * The body of PUT /organizations/{id}: a field left out keeps its stored value, a field sent
+ * replaces it (null clears pricingBand, logo with logoContentType, and customCss; an empty list
+ * clears a list). `providers` is replaced whole, but a provider sent without clientSecret keeps
+ * the stored secret of the same provider and client id.
+ */
+export const organizationUpdateBody = z
+  .object({
+    name: fields.name.optional(),
+    active: fields.active.optional(),
+    accountPatterns: fields.accountPatterns.optional(),
+    adminEmails: fields.adminEmails.optional(),
+    additionalCredits: fields.additionalCredits.optional(),
+    pricingBand: fields.pricingBand.optional(),
+    providers: fields.providers.optional(),
+    logo: fields.logo.optional(),
+    logoContentType: fields.logoContentType.optional(),
+    customCss: fields.customCss.optional(),
+    version: z
+      .number()
+      .int()
+      .optional()
+      .describe('The version read; a different stored version is 409 and changes nothing.'),
+  })
+  .superRefine(logoWithItsType);
+export type OrganizationUpdateBody = z.output<typeof organizationUpdateBody>;
 
 const providerView = z.object({
   provider: z.enum(PROVIDERS),
@@ -99,12 +189,21 @@ export const creditsView = z
   .object({ usedCredits: z.number().int(), totalCredits: z.number().int() })
   .meta({ id: 'CreditBalance' });
 
-export const providerCheckBody = z.object({
-  provider: z.enum(PROVIDERS),
-  clientId: z.string().trim().min(1).max(200),
-  tenantId: z.string().trim().max(200).nullable().optional(),
-  clientSecret: z.string().min(1).max(1000),
-});
+/** The provider check's body: what is stored for a provider, with the secret required. */
+export const providerCheckBody = z
+  .object({
+    provider: z.enum(PROVIDERS),
+    clientId: z.string().trim().min(1).max(200),
+    tenantId: z
+      .string()
+      .trim()
+      .max(200)
+      .nullable()
+      .optional()
+      .describe('Entra: required, the Directory (tenant) ID (a GUID) or a verified domain of the tenant.'),
+    clientSecret: z.string().min(1).max(1000),
+  })
+  .superRefine(providerRules);
 
 export type ProviderCheckBody = z.output<typeof providerCheckBody>;
 

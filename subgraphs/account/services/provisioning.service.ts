@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { raw } from '@mikro-orm/core';
+import { LockMode, raw, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { ForbiddenError, NotFoundError } from '../../../platform/errors/domain-errors.js';
 import type { OutboxWriter } from '../../../platform/outbox/transaction-runner.js';
 import { mayCreateAccount } from '../domain/account-patterns.js';
@@ -11,9 +11,9 @@ import { UserIdentity } from '../entities/user-identity.entity.js';
 import { User } from '../entities/user.entity.js';
 import { permissionsOf } from './account-permissions.js';
 import type { AccountDependencies } from './account-dependencies.js';
-import { userView } from './account-views.js';
 import { ADMINISTRATORS_GROUP } from './organization.service.js';
 import type { ProvisionBody, SessionAccountView } from './user.schemas.js';
+import { userViews } from './user.service.js';
 
 /**
  * POST /users/provision, the first call of every login (spec 4.2). Finds the account of a
@@ -29,7 +29,25 @@ export class ProvisioningService {
       .fork()
       .findOne(Organization, { id: body.organizationId, active: true });
     if (!organization) throw NotFoundError.entity('Organization', body.organizationId);
-    const outcome = await this.deps.transactions.run(async ({ em, outbox }) => {
+    let outcome: SessionAccountView | 'denied';
+    try {
+      outcome = await this.attempt(organization, body);
+    } catch (error) {
+      if (!(error instanceof UniqueConstraintViolationException)) throw error;
+      // A concurrent login of the same person created the account (or linked the identity)
+      // first. Its transaction has committed, so looking again finds it: answer as it did.
+      outcome = await this.attempt(organization, body);
+    }
+    if (outcome === 'denied') {
+      throw new ForbiddenError(
+        'There is no account for this address, and no account pattern permits creating one.',
+      );
+    }
+    return outcome;
+  }
+
+  private attempt(organization: Organization, body: ProvisionBody): Promise<SessionAccountView | 'denied'> {
+    return this.deps.transactions.run(async ({ em, outbox }) => {
       const existing = await this.findAccount(em, body);
       const user = existing ?? (await this.createAccount(em, outbox, organization, body));
       if (!user) return 'denied' as const;
@@ -48,25 +66,21 @@ export class ProvisioningService {
         variableSets,
       };
     }, organization.id);
-    if (outcome === 'denied') {
-      throw new ForbiddenError(
-        'There is no account for this address, and no account pattern permits creating one.',
-      );
-    }
-    return outcome;
   }
 
   /**
    * The account of this provider identity, else the person account with this address.
-   * A service account is never matched by address: a login must not take one over.
+   * A service account is never matched by address: a login must not take one over. The account
+   * is locked until the transaction ends, so concurrent logins bring it in step one at a time.
    */
   private async findAccount(em: EntityManager, body: ProvisionBody): Promise<User | null> {
+    const lock = { lockMode: LockMode.PESSIMISTIC_WRITE };
     const identity = await em.findOne(UserIdentity, {
       provider: body.provider,
       providerUserId: body.providerUserId,
     });
-    if (identity) return em.findOne(User, { id: identity.userId });
-    return em.findOne(User, { [raw('lower(email)')]: body.email.toLowerCase(), serviceAccount: false });
+    if (identity) return em.findOne(User, { id: identity.userId }, lock);
+    return em.findOne(User, { [raw('lower(email)')]: body.email.toLowerCase(), serviceAccount: false }, lock);
   }
 
   private async createAccount(
@@ -110,14 +124,13 @@ export class ProvisioningService {
       createdById: null,
       updatedById: null,
     });
-    const identity = em.create(UserIdentity, {
+    em.create(UserIdentity, {
       userId: user.id,
       organizationId: organization.id,
       provider: body.provider,
       providerUserId: body.providerUserId,
       linkedAt: now,
     });
-    const groups: Group[] = [];
     if (decision.asAdministrator) {
       const administrators = await em.findOne(Group, {
         [raw('lower(name)')]: ADMINISTRATORS_GROUP.toLowerCase(),
@@ -128,10 +141,10 @@ export class ProvisioningService {
           userId: user.id,
           organizationId: organization.id,
         });
-        groups.push(administrators);
       }
     }
     await em.flush();
+    const [created] = await userViews(em, [user]);
     this.deps.auditLog.record(
       outbox,
       { organizationId: organization.id, accountId: user.id },
@@ -140,7 +153,7 @@ export class ProvisioningService {
         entityName: 'User',
         entityId: user.id,
         version: 1,
-        change: { action: 'Create', after: userView(user, [identity], groups) },
+        change: { action: 'Create', after: created },
       },
     );
     return user;
@@ -159,8 +172,12 @@ export class ProvisioningService {
   ): Promise<void> {
     const now = this.deps.clock.now();
     const author = { organizationId: user.organizationId, accountId: user.id };
-    const identities = await em.find(UserIdentity, { userId: user.id });
-    if (!identities.some((i) => i.provider === body.provider && i.providerUserId === body.providerUserId)) {
+    const [before] = await userViews(em, [user]);
+    if (
+      !before!.identities.some(
+        (i) => i.provider === body.provider && i.providerUserId === body.providerUserId,
+      )
+    ) {
       const linked = em.create(UserIdentity, {
         userId: user.id,
         organizationId: user.organizationId,
@@ -182,7 +199,7 @@ export class ProvisioningService {
     if (body.name && body.name !== user.name) changes.name = body.name;
     if (body.profileImage !== undefined && body.profileImage !== user.profileImage)
       changes.profileImage = body.profileImage;
-    if (body.email.toLowerCase() !== user.email.toLowerCase() || body.email !== user.email) {
+    if (body.email !== user.email) {
       const holder = await em.findOne(User, {
         [raw('lower(email)')]: body.email.toLowerCase(),
         id: { $ne: user.id },
@@ -195,14 +212,16 @@ export class ProvisioningService {
       else changes.email = body.email;
     }
     if (Object.keys(changes).length === 0) return;
-    const before = userView(user, identities, []);
     em.assign(user, { ...changes, version: user.version + 1, updatedAt: now, updatedById: user.id });
+    // The identity linked above is flushed with the change, so both states are as the API answers.
+    await em.flush();
+    const [after] = await userViews(em, [user]);
     this.deps.auditLog.record(outbox, author, {
       entryType: 'User',
       entityName: 'User',
       entityId: user.id,
       version: user.version,
-      change: { action: 'Update', before, after: userView(user, identities, []) },
+      change: { action: 'Update', before: before!, after: after! },
     });
   }
 }

@@ -3,6 +3,27 @@ import { z } from 'zod';
 const name = z.string().trim().min(1).max(200);
 const email = z.email().max(320);
 
+/** About 512 KB of image, as base64. */
+const MAX_PROFILE_IMAGE = 700_000;
+const IMAGE_DATA_URL = /^data:image\/(?:png|jpeg|gif|webp);base64,/;
+const base64 = z.base64().min(1);
+
+/**
+ * A profile photo: a data URL of a PNG, JPEG, GIF or WebP image, or the image's base64 alone (as an
+ * identity provider hands it over). Not SVG, not another media type, not a link: the photo is
+ * shown as an image and nothing else.
+ */
+const profileImage = z
+  .string()
+  .max(MAX_PROFILE_IMAGE)
+  .refine(
+    (value) =>
+      base64.safeParse(value.startsWith('data:') ? value.replace(IMAGE_DATA_URL, '') : value).success,
+    'a data URL of a PNG, JPEG, GIF or WebP image (data:image/png;base64,...), or the image as base64',
+  )
+  .nullable()
+  .optional();
+
 /** POST /users (CONTRACT section 5). */
 export const userCreateBody = z.object({
   name,
@@ -11,13 +32,20 @@ export const userCreateBody = z.object({
 });
 export type UserCreateBody = z.output<typeof userCreateBody>;
 
-/** PUT /users/{id}: whether an account is a service account is fixed when it is created. */
+/**
+ * PUT /users/{id}: a field left out keeps its stored value, a field sent replaces it (null clears
+ * the profile image). Whether an account is a service account is fixed when it is created.
+ */
 export const userUpdateBody = z.object({
-  name,
-  email,
+  name: name.optional(),
+  email: email.optional(),
   serviceAccount: z.boolean().optional().describe('Cannot change; when given it must match.'),
-  profileImage: z.string().max(700_000).nullable().optional(),
-  version: z.number().int().optional().describe('The version read; a different stored version is 409.'),
+  profileImage: profileImage.describe('Null clears it.'),
+  version: z
+    .number()
+    .int()
+    .optional()
+    .describe('The version read; a different stored version is 409 and changes nothing.'),
 });
 export type UserUpdateBody = z.output<typeof userUpdateBody>;
 
@@ -36,7 +64,7 @@ export const provisionBody = z.object({
   email,
   name: z.string().trim().max(200).default(''),
   organizationId: z.uuid(),
-  profileImage: z.string().max(700_000).nullable().optional(),
+  profileImage,
 });
 export type ProvisionBody = z.output<typeof provisionBody>;
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Caller } from '../../../platform/auth/caller.js';
 import { withConstraintErrors } from '../../../platform/db/database-errors.js';
@@ -14,11 +15,12 @@ import { holds, requireCaller, requirePermission } from '../../../platform/permi
 import { GroupMember } from '../entities/group-member.entity.js';
 import { Group } from '../entities/group.entity.js';
 import { Organization } from '../entities/organization.entity.js';
+import { UserApiKey } from '../entities/user-api-key.entity.js';
 import { UserIdentity } from '../entities/user-identity.entity.js';
 import { User } from '../entities/user.entity.js';
 import { groupsOf, permissionsOf, replaceMemberships } from './account-permissions.js';
 import { readerFor, recordAudit, type AccountDependencies } from './account-dependencies.js';
-import { userView } from './account-views.js';
+import { apiKeyRecord, userView } from './account-views.js';
 import type { UserCreateBody, UserPermissionsView, UserUpdateBody, UserView } from './user.schemas.js';
 
 const duplicateEmail = 'Another account of this organization has this email address.';
@@ -35,7 +37,7 @@ export class UserService {
       {},
       { orderBy: { name: 'asc', id: 'asc' }, limit: query.take, offset: query.skip },
     );
-    return { total, items: await this.views(em, users) };
+    return { total, items: await userViews(em, users) };
   }
 
   /** GET /users/names: AuditList; names and addresses only, to put names to audit entries. */
@@ -79,7 +81,7 @@ export class UserService {
     if (!holds(known, 'UserRead') && !holds(known, 'AuditList')) throw new ForbiddenError();
     const em = readerFor(this.deps, known);
     const users = ids.length === 0 ? [] : await em.find(User, { id: { $in: ids } });
-    return new Map((await this.views(em, users)).map((view) => [view.id, view]));
+    return new Map((await userViews(em, users)).map((view) => [view.id, view]));
   }
 
   async get(caller: Caller | undefined, id: string): Promise<UserView> {
@@ -125,10 +127,15 @@ export class UserService {
     }, known.organizationId);
   }
 
+  /**
+   * PUT /users/{id}: a field left out keeps its stored value, a field sent replaces it (null
+   * clears the profile image). The row is locked while the version is compared and bumped, so of
+   * two updates sent with the same version one wins and the other is 409.
+   */
   async update(caller: Caller | undefined, id: string, body: UserUpdateBody): Promise<UserView> {
     const known = requirePermission(caller, 'UserUpdate');
     return this.deps.transactions.run(async ({ em, outbox }) => {
-      const user = await findUser(em, id);
+      const user = await findUser(em, id, LockMode.PESSIMISTIC_WRITE);
       if (body.version !== undefined && body.version !== user.version) {
         throw new ConflictError(
           `User ${id} was changed since version ${body.version}; it is at ${user.version}.`,
@@ -142,8 +149,8 @@ export class UserService {
       }
       const before = await this.view(em, user);
       em.assign(user, {
-        name: body.name,
-        email: body.email,
+        ...(body.name !== undefined ? { name: body.name } : {}),
+        ...(body.email !== undefined ? { email: body.email } : {}),
         ...(body.profileImage !== undefined ? { profileImage: body.profileImage } : {}),
         version: user.version + 1,
         updatedAt: this.deps.clock.now(),
@@ -162,14 +169,28 @@ export class UserService {
     }, known.organizationId);
   }
 
-  /** Deletes an account with its keys and memberships; answers the removed record. */
+  /**
+   * Deletes an account with its keys and memberships (the database cascades); answers the
+   * removed record. Each removed key gets its own Delete entry in the same transaction, so the
+   * audit log keeps its record (spec 3 and 6).
+   */
   async remove(caller: Caller | undefined, id: string): Promise<UserView> {
     const known = requirePermission(caller, 'UserDelete');
     if (id === known.accountId) throw new ConflictError('You cannot delete your own account.');
     return this.deps.transactions.run(async ({ em, outbox }) => {
-      const user = await findUser(em, id);
+      const user = await findUser(em, id, LockMode.PESSIMISTIC_WRITE);
       const before = await this.view(em, user);
+      const keys = await em.find(UserApiKey, { userId: id }, { orderBy: { id: 'asc' } });
+      const now = this.deps.clock.now();
       await em.nativeDelete(User, { id });
+      for (const key of keys) {
+        recordAudit(this.deps, outbox, known, {
+          entryType: 'UserApiKey',
+          entityName: 'UserApiKey',
+          entityId: key.id,
+          change: { action: 'Delete', before: apiKeyRecord(key, now) },
+        });
+      }
       recordAudit(this.deps, outbox, known, {
         entryType: 'User',
         entityName: 'User',
@@ -185,7 +206,7 @@ export class UserService {
   async setGroups(caller: Caller | undefined, id: string, groupIds: number[]): Promise<UserView> {
     const known = requirePermission(caller, 'UserUpdate');
     return this.deps.transactions.run(async ({ em, outbox }) => {
-      const user = await findUser(em, id);
+      const user = await findUser(em, id, LockMode.PESSIMISTIC_WRITE);
       const wanted = [...new Set(groupIds)];
       const groups = wanted.length === 0 ? [] : await em.find(Group, { id: { $in: wanted } });
       const missing = wanted.filter((groupId) => !groups.some((group) => group.id === groupId));
@@ -234,29 +255,33 @@ export class UserService {
   }
 
   private async view(em: EntityManager, user: User): Promise<UserView> {
-    return (await this.views(em, [user]))[0]!;
-  }
-
-  private async views(em: EntityManager, users: User[]): Promise<UserView[]> {
-    const ids = users.map((u) => u.id);
-    const identities =
-      ids.length === 0
-        ? []
-        : await em.find(UserIdentity, { userId: { $in: ids } }, { orderBy: { linkedAt: 'asc' } });
-    const groups = await groupsOf(em, ids);
-    return users.map((user) =>
-      userView(
-        user,
-        identities.filter((identity) => identity.userId === user.id),
-        groups.get(user.id) ?? [],
-      ),
-    );
+    return (await userViews(em, [user]))[0]!;
   }
 }
 
-/** The account with this id in `em`'s organization, or 404 (also for another organization's id). */
-export async function findUser(em: EntityManager, id: string): Promise<User> {
-  const user = await em.findOne(User, { id });
+/** Accounts as the API answers them: with their linked identities and groups, read with `em`'s scope. */
+export async function userViews(em: EntityManager, users: User[]): Promise<UserView[]> {
+  const ids = users.map((u) => u.id);
+  const identities =
+    ids.length === 0
+      ? []
+      : await em.find(UserIdentity, { userId: { $in: ids } }, { orderBy: { linkedAt: 'asc', id: 'asc' } });
+  const groups = await groupsOf(em, ids);
+  return users.map((user) =>
+    userView(
+      user,
+      identities.filter((identity) => identity.userId === user.id),
+      groups.get(user.id) ?? [],
+    ),
+  );
+}
+
+/**
+ * The account with this id in `em`'s organization, or 404 (also for another organization's id).
+ * With a lock mode, the row stays locked until `em`'s transaction ends.
+ */
+export async function findUser(em: EntityManager, id: string, lockMode?: LockMode): Promise<User> {
+  const user = await em.findOne(User, { id }, lockMode === undefined ? {} : { lockMode });
   if (!user) throw NotFoundError.entity('User', id);
   return user;
 }
