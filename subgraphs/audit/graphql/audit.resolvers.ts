@@ -25,6 +25,10 @@ export function auditSubgraph(audit: AuditService): SubgraphDefinition {
     typeDefs: auditTypeDefs,
     resolvers: {
       AuditEntry: {
+        organization: (entry: AuditEntryView) =>
+          entry.organizationId === GLOBAL_ORGANIZATION_ID
+            ? null
+            : { __typename: 'Organization', id: entry.organizationId },
         loggedById: (entry: AuditEntryView) => entry.loggedBy,
         loggedBy: (entry: AuditEntryView) =>
           entry.loggedBy === GLOBAL_ORGANIZATION_ID ? null : { __typename: 'User', id: entry.loggedBy },

@@ -9,12 +9,19 @@ export const auditTypeDefs = parse(/* GraphQL */ `
     id: ID!
   }
 
+  "An organization, owned by the account subgraph."
+  type Organization @key(fields: "id", resolvable: false) {
+    id: ID!
+  }
+
   "One version of an audit entry."
   type AuditEntry {
     id: Int!
     version: Int!
     "The nil UUID for a global entry."
     organizationId: ID!
+    "Whose entry it is, from the account subgraph; null for a global entry."
+    organization: Organization
     "ISO 8601 UTC."
     loggedAt: String!
     "The nil UUID when written without a session."
