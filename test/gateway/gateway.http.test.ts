@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { GLOBAL_ORGANIZATION_ID } from '../../subgraphs/audit/domain/audit-visibility.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 import { writeEntry } from '../audit/audit-test-helpers.js';
 
@@ -14,6 +15,13 @@ beforeAll(async () => {
     entityId: '1',
     afterState: '{"name":"Region"}',
   });
+  await writeEntry(system.client('audit'), undefined, {
+    entryType: 'JWK',
+    action: 'Sign',
+    entityName: 'SigningKey',
+    entityId: 'key-1',
+    afterState: '{"kid":"key-1"}',
+  });
 });
 
 afterAll(() => system.stop());
@@ -27,7 +35,7 @@ interface GraphQLAnswer {
   errors?: { message: string; extensions: { code: string } }[];
 }
 
-describe('issue 2 gateway: forwards x-svc-auth to the subgraphs', () => {
+describe('spec 5.1: the gateway forwards the session token (x-svc-auth header, else cookie; never Bearer) to the subgraphs', () => {
   it("answers an audit query with the caller's token from the header", async () => {
     const token = await system.token({ organizationId, permissions: ['AuditList', 'AuditRead'] });
     const response = await system
@@ -103,7 +111,7 @@ describe('issue 2 gateway: forwards x-svc-auth to the subgraphs', () => {
   });
 });
 
-describe("issue 2 gateway: the operator's playground works with no internet access", () => {
+describe("decision Gateway/Playground: the operator's playground works with no internet access", () => {
   it('serves a page whose every script and stylesheet is served by the gateway itself', async () => {
     const gateway = system.client('gateway');
     const page = await gateway.get('/');
@@ -117,5 +125,79 @@ describe("issue 2 gateway: the operator's playground works with no internet acce
       expect(response.status).toBe(200);
       expect(response.text.length).toBeGreaterThan(20);
     }
+  });
+});
+
+describe('spec 5.11 through the audit subgraph: global entries need AuditGlobalList, their state AuditGlobalRead', () => {
+  interface Entry {
+    id: number;
+    organizationId: string;
+    afterState: string | null;
+    stateWithheld: boolean;
+  }
+  const ask = async <T>(permissions: Parameters<TestSystem['token']>[0]['permissions'], query: string) => {
+    const token = await system.token({ organizationId, permissions });
+    const response = await system
+      .client('gateway')
+      .post<{ data: T | null; errors?: { extensions: { code: string } }[] }>('/graphql', {
+        token,
+        body: { query },
+      });
+    return response.body;
+  };
+  const list = '{ auditEntries(take: 10) { total items { id organizationId afterState stateWithheld } } }';
+
+  it('AuditList alone lists only the organization; AuditGlobalList widens the list to global entries', async () => {
+    const own = await ask<{ auditEntries: { total: number; items: Entry[] } }>(['AuditList'], list);
+    expect(own.data!.auditEntries.items.map((e) => e.organizationId)).toEqual([organizationId]);
+    const widened = await ask<{ auditEntries: { total: number; items: Entry[] } }>(
+      ['AuditList', 'AuditGlobalList'],
+      list,
+    );
+    expect(widened.data!.auditEntries.total).toBe(2);
+    expect(new Set(widened.data!.auditEntries.items.map((e) => e.organizationId))).toEqual(
+      new Set([organizationId, GLOBAL_ORGANIZATION_ID]),
+    );
+  });
+
+  it("withholds a global entry's state without AuditGlobalRead, and shows it with it", async () => {
+    const global = (page: { auditEntries: { items: Entry[] } }) =>
+      page.auditEntries.items.find((e) => e.organizationId === GLOBAL_ORGANIZATION_ID);
+    const withheld = await ask<{ auditEntries: { items: Entry[] } }>(
+      ['AuditList', 'AuditRead', 'AuditGlobalList'],
+      list,
+    );
+    expect(global(withheld.data!)).toMatchObject({ afterState: null, stateWithheld: true });
+    const shown = await ask<{ auditEntries: { items: Entry[] } }>(
+      ['AuditList', 'AuditRead', 'AuditGlobalList', 'AuditGlobalRead'],
+      list,
+    );
+    expect(global(shown.data!)).toMatchObject({ afterState: '{"kid":"key-1"}', stateWithheld: false });
+  });
+
+  it('auditEntry answers a global id to a holder of AuditGlobalList, and NOT_FOUND without it', async () => {
+    const stranger = randomUUID();
+    const read = async (permissions: Parameters<TestSystem['token']>[0]['permissions']) => {
+      const token = await system.token({ organizationId: stranger, permissions });
+      return (
+        await system
+          .client('gateway')
+          .post<{ data: { auditEntry: Entry } | null; errors?: { extensions: { code: string } }[] }>(
+            '/graphql',
+            {
+              token,
+              body: { query: '{ auditEntry(id: 1) { id organizationId afterState stateWithheld } }' },
+            },
+          )
+      ).body;
+    };
+    const found = await read(['AuditList', 'AuditRead', 'AuditGlobalList']);
+    expect(found.data!.auditEntry).toMatchObject({
+      id: 1,
+      organizationId: GLOBAL_ORGANIZATION_ID,
+      stateWithheld: true,
+    });
+    const refused = await read(['AuditList', 'AuditRead']);
+    expect(refused.errors![0]!.extensions.code).toBe('NOT_FOUND');
   });
 });

@@ -35,7 +35,7 @@ afterAll(async () => {
   await system.stop();
 });
 
-describe('architecture "Nothing lost": a delivered audit entry is stored idempotently, once however often it is redelivered', () => {
+describe('spec 6 "every create, update and delete writes one entry": a delivered audit message is stored once, however often it is redelivered', () => {
   it('stores a message delivered twice once', async () => {
     const organizationId = randomUUID();
     const data = new AuditLog(system.clock).message(

@@ -10,7 +10,7 @@ const natsUrl = process.env.NATS_URL;
 const describeWithNats = natsUrl ? describe : describe.skip;
 
 describeWithNats(
-  'architecture "Nothing lost", issue 2 health: a queue outage delays audit entries (health says 503), never loses them or fails the writer',
+  'spec 1 "every change is recorded as an audit entry" and 1.6 health: a queue outage delays audit entries (/healthz/startup says 503), never loses them or fails the writer',
   () => {
     let proxy: TcpProxy;
     let system: TestSystem;
