@@ -65,12 +65,12 @@ export function auditRoutes(audit: AuditService): Route[] {
       operationId: 'writeAuditEntry',
       summary: 'Write an audit entry',
       description:
-        "With a session token, the entry belongs to the caller's organization and is logged by the caller. Without one, only entry types in Audit:AuthNotRequired are accepted (401 otherwise), as global entries. An existing id stores another version.",
+        "With a session token, the entry belongs to the caller's organization and is logged by the caller. Without one, only entry types in Audit:AuthNotRequired are accepted (401 otherwise), as global entries. An existing id stores another version; an omitted id is the organization's next id. 409 when no id or version is left (both end at 2147483647).",
       tag,
       auth: 'optional',
       body: auditWriteBody,
       response: auditEntryView,
-      errors: [401],
+      errors: [401, 409],
       handle: ({ caller, body }) => audit.write(caller, body),
     }),
     defineRoute({
