@@ -1,33 +1,18 @@
-import { loadSettings, SettingsError, type ProcessName } from '../platform/config/settings.js';
-import { createLogger } from '../platform/logging/logger.js';
-import { STARTABLE, startSystem } from './system.js';
+import { launch } from './launch.js';
 
 /**
  * `npm start` starts every service and the gateway in this process;
  * `npm start -- <service>` starts one (its peers found through the *__ApiUrl settings).
+ * Signals are handled from the moment the system runs, so a start still waiting for its
+ * queue stops cleanly too.
  */
 async function main(): Promise<void> {
-  const requested = process.argv.slice(2);
-  const unknown = requested.filter((name) => !STARTABLE.includes(name as ProcessName));
-  if (unknown.length > 0) {
-    process.stderr.write(`Unknown service: ${unknown.join(', ')}. Choose from: ${STARTABLE.join(', ')}.\n`);
-    process.exit(2);
-  }
-  let settings;
-  try {
-    settings = loadSettings();
-  } catch (error) {
-    process.stderr.write(`${error instanceof SettingsError ? error.message : String(error)}\n`);
-    process.exit(1);
-  }
-  const logger = createLogger(settings.logLevel);
-  const system = await startSystem({
-    settings,
-    processes: requested.length > 0 ? (requested as ProcessName[]) : STARTABLE,
-    logger,
+  const launched = await launch(process.argv.slice(2), process.env, {
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
   });
-  const lines = Object.entries(system.urls).map(([name, url]) => `  ${name.padEnd(9)} ${url}`);
-  process.stdout.write(`Ready:\n${lines.join('\n')}\n`);
+  if ('exitCode' in launched) process.exit(launched.exitCode);
+  const { system, logger, ready } = launched;
 
   let stopping = false;
   const shutdown = (signal: string): void => {
@@ -44,6 +29,10 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
+  // A stop before the system was ready ends the wait for it; that is no failure.
+  await ready.catch((error: unknown) => {
+    if (!stopping) throw error;
+  });
 }
 
 main().catch((error: unknown) => {

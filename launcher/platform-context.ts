@@ -12,7 +12,8 @@ export interface PlatformContext {
   readonly logger: Logger;
   readonly clock: Clock;
   readonly queue: Queue;
-  readonly databaseUrl: string;
+  /** The PostgreSQL server's URL; the embedded server starts on the first call (services without storage never call it). */
+  databaseUrl(): Promise<string>;
   readonly keys: SigningKeys;
   readonly verifier: TokenVerifier;
   /** How outbound calls to third parties find addresses (injected so tests can point a host anywhere). */

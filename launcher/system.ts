@@ -1,16 +1,10 @@
-import {
-  SERVICE_NAMES,
-  type ProcessName,
-  type ServiceName,
-  type Settings,
-} from '../platform/config/settings.js';
-import { loadSigningKeys } from '../platform/auth/signing-keys.js';
+import type { ProcessName, ServiceName, Settings } from '../platform/config/settings.js';
+import { loadSigningKeys, type SigningKeys } from '../platform/auth/signing-keys.js';
 import { TokenVerifier } from '../platform/auth/token-verifier.js';
 import { startEmbeddedPostgres } from '../platform/db/embedded-postgres.js';
 import { systemResolver, type HostResolver } from '../platform/http/public-address.js';
 import { createLogger, type Logger } from '../platform/logging/logger.js';
 import { createQueue } from '../platform/queue/create-queue.js';
-import type { Queue } from '../platform/queue/queue.js';
 import { systemClock, type Clock } from '../platform/time/clock.js';
 import { startGateway } from '../gateway/gateway.js';
 import { readSupergraph } from '../gateway/supergraph.js';
@@ -21,22 +15,26 @@ import { startAuditService } from './services/audit.js';
 import { startIdentityService } from './services/identity.js';
 
 /** Services this build can start, in start order (those others record audit entries with come first). */
-const SERVICE_STARTERS: Partial<Record<ServiceName, (platform: PlatformContext) => Promise<StartedService>>> =
-  {
-    audit: startAuditService,
-    account: startAccountService,
-    identity: startIdentityService,
-  };
+const SERVICE_STARTERS = {
+  audit: startAuditService,
+  account: startAccountService,
+  identity: startIdentityService,
+} satisfies Partial<Record<ServiceName, (platform: PlatformContext) => Promise<StartedService>>>;
 
-export const STARTABLE: ProcessName[] = [
-  ...SERVICE_NAMES.filter((name) => SERVICE_STARTERS[name] !== undefined),
-  'gateway',
-];
+export type StartableService = keyof typeof SERVICE_STARTERS;
+export type StartableProcess = StartableService | 'gateway';
+
+export const STARTABLE_SERVICES = Object.keys(SERVICE_STARTERS) as StartableService[];
+export const STARTABLE: StartableProcess[] = [...STARTABLE_SERVICES, 'gateway'];
+
+export function isStartable(name: string): name is StartableProcess {
+  return (STARTABLE as string[]).includes(name);
+}
 
 export interface SystemOptions {
   settings: Settings;
   /** What to start; everything startable when omitted. */
-  processes?: ProcessName[];
+  processes?: StartableProcess[];
   clock?: Clock;
   logger?: Logger;
   resolver?: HostResolver;
@@ -46,6 +44,12 @@ export interface RunningSystem {
   readonly urls: Partial<Record<ProcessName, string>>;
   /** What the services share; absent when only the gateway runs. */
   readonly platform: PlatformContext | undefined;
+  /**
+   * Resolves once every service can do all its work: its queue connected with its streams
+   * in place. Services serve before that (their health says 503); this may wait as long as
+   * the queue is away.
+   */
+  whenReady(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -69,26 +73,26 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
   };
 
   try {
-    const services = processes.filter((name): name is ServiceName => name !== 'gateway');
+    const services = STARTABLE_SERVICES.filter((name) => processes.includes(name));
     const started: Partial<Record<ServiceName, StartedService>> = {};
     const urls: Partial<Record<ProcessName, string>> = {};
     let platform: PlatformContext | undefined;
     if (services.length > 0) {
+      // First, so a missing or unusable key stops the start before anything else runs.
+      const keys = await loadSigningKeys(settings, logger);
+      if (services.includes('identity') && settings.production) assertCanSign(keys);
       platform = await startPlatform(
-        { settings, logger, clock, resolver: options.resolver ?? systemResolver },
+        { settings, logger, clock, keys, resolver: options.resolver ?? systemResolver },
         cleanups,
         (service) => started[service]?.url,
       );
-      for (const name of SERVICE_NAMES) {
-        if (!services.includes(name)) continue;
-        const starter = SERVICE_STARTERS[name];
-        if (!starter) throw new Error(`The ${name} service is not part of this build yet.`);
-        const service = await starter(platform);
+      for (const name of services) {
+        const service = await SERVICE_STARTERS[name](platform);
         started[name] = service;
         urls[name] = service.url;
         cleanups.push(() => service.stop());
       }
-      // Stopped first: consumers finish their message before the databases close.
+      // Closed before the services stop: running handlers finish before the databases close.
       const queue = platform.queue;
       cleanups.push(() => queue.close());
     }
@@ -106,8 +110,8 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       urls.gateway = gateway.url;
       cleanups.push(() => gateway.close());
     }
-    await platform?.queue.whenReady();
-    return { urls, platform, stop };
+    const queue = platform?.queue;
+    return { urls, platform, whenReady: async () => queue?.whenReady(), stop };
   } catch (error) {
     await stop();
     throw error;
@@ -115,39 +119,74 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
 }
 
 /**
+ * CONTRACT section 1: the in-process queue connects only the services of one process.
+ * Without NATS_URL, a process must run every service of this build (audit entries and
+ * credits would otherwise go into a queue nothing reads), or none (the gateway alone).
+ * Answers why the processes cannot run, or undefined when they can.
+ */
+export function inProcessQueueProblem(
+  processes: readonly StartableProcess[],
+  settings: Settings,
+): string | undefined {
+  if (settings.queue.natsUrl) return undefined;
+  const services = STARTABLE_SERVICES.filter((name) => processes.includes(name));
+  if (services.length === 0 || services.length === STARTABLE_SERVICES.length) return undefined;
+  const missing = STARTABLE_SERVICES.filter((name) => !services.includes(name));
+  return (
+    `NATS_URL is not set, and the in-process queue only connects services of one process: ` +
+    `${services.join(', ')} alone would exchange events with ${missing.join(', ')} through nothing. ` +
+    'Set NATS_URL (and DATABASE_URL) to run services apart, or start them all (`npm start`).'
+  );
+}
+
+/**
+ * CONTRACT section 1: in production the identity service, which signs tokens, refuses to
+ * start without a private key. (Elsewhere a verify-only identity service starts, reports
+ * not ready and answers 500 where it would sign; its tests use that.)
+ */
+function assertCanSign(keys: SigningKeys): void {
+  if (!keys.privateKey) {
+    throw new Error(
+      'Jwt:PrivateKey: required by the identity service, which signs tokens (Jwt:PublicKey only verifies them)',
+    );
+  }
+}
+
+/**
  * What the services of this process share: the database server (embedded when
- * DATABASE_URL is unset), the queue and the signing keys.
+ * DATABASE_URL is unset, started when a service first asks for it), the queue and the
+ * signing keys.
  */
 async function startPlatform(
   {
     settings,
     logger,
     clock,
+    keys,
     resolver,
-  }: { settings: Settings; logger: Logger; clock: Clock; resolver: HostResolver },
+  }: { settings: Settings; logger: Logger; clock: Clock; keys: SigningKeys; resolver: HostResolver },
   cleanups: (() => Promise<void>)[],
   startedUrl: (service: ServiceName) => string | undefined,
 ): Promise<PlatformContext> {
-  // First, so a missing production key stops the start before anything else runs.
-  const keys = await loadSigningKeys(settings, logger);
-  let databaseUrl = settings.database.url;
-  if (!databaseUrl) {
+  let database: Promise<string> | undefined;
+  const startDatabase = async (): Promise<string> => {
+    if (settings.database.url) return settings.database.url;
     const embedded = await startEmbeddedPostgres({
       dataDir: settings.dataDir,
       port: settings.database.embeddedPort,
       logger: logger.child({ component: 'embedded-postgres' }),
     });
     cleanups.push(() => embedded.stop());
-    databaseUrl = embedded.url;
-  }
-  const queue: Queue = createQueue(settings, logger, 'config-library');
+    return embedded.url;
+  };
+  const queue = createQueue(settings, logger, 'config-library');
   await queue.start();
   return {
     settings,
     logger,
     clock,
     queue,
-    databaseUrl,
+    databaseUrl: () => (database ??= startDatabase()),
     keys,
     verifier: new TokenVerifier(keys, settings.jwt, clock),
     resolver,

@@ -35,7 +35,7 @@ export async function startAccountService(platform: PlatformContext): Promise<St
   const { settings, queue, clock } = platform;
   const logger = platform.logger.child({ service: 'account' });
   const orm = await openDatabase({
-    url: platform.databaseUrl,
+    url: await platform.databaseUrl(),
     schema: ACCOUNT_SCHEMA,
     entities: ACCOUNT_ENTITIES,
     migrations: ACCOUNT_MIGRATIONS,

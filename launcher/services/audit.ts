@@ -20,7 +20,7 @@ export async function startAuditService(platform: PlatformContext): Promise<Star
   const { settings, queue, clock } = platform;
   const logger = platform.logger.child({ service: 'audit' });
   const orm = await openDatabase({
-    url: platform.databaseUrl,
+    url: await platform.databaseUrl(),
     schema: AUDIT_SCHEMA,
     entities: AUDIT_ENTITIES,
     migrations: AUDIT_MIGRATIONS,

@@ -16,6 +16,8 @@ interface Consumer {
   readonly handler: MessageHandler;
   readonly pending: QueueMessage[];
   running: boolean;
+  /** The delivery under way, if any: close waits for it. */
+  delivering: Promise<void> | undefined;
 }
 
 /**
@@ -46,7 +48,9 @@ export class InProcessQueue implements Queue {
     );
   }
 
-  async whenReady(): Promise<void> {}
+  async whenReady(): Promise<void> {
+    if (this.closed) throw new Error('the queue is closed');
+  }
 
   isReady(): boolean {
     return !this.closed;
@@ -69,7 +73,13 @@ export class InProcessQueue implements Queue {
   }
 
   consume(topic: Topic, consumerName: string, handler: MessageHandler): void {
-    const consumer: Consumer = { name: consumerName, handler, pending: [], running: false };
+    const consumer: Consumer = {
+      name: consumerName,
+      handler,
+      pending: [],
+      running: false,
+      delivering: undefined,
+    };
     const consumers = this.consumers.get(topic) ?? [];
     consumers.push(consumer);
     this.consumers.set(topic, consumers);
@@ -81,10 +91,26 @@ export class InProcessQueue implements Queue {
     }
   }
 
+  /**
+   * Stops delivering, after the handlers running now have finished (their services are
+   * stopped next). What was not delivered yet lives only in memory, so it is lost: it is
+   * counted in the log.
+   */
   async close(): Promise<void> {
     this.closed = true;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
+    const all = [...this.consumers.values()].flat();
+    await Promise.all(all.map((consumer) => consumer.delivering));
+    const undelivered =
+      all.reduce((sum, consumer) => sum + consumer.pending.length, 0) +
+      [...this.backlog.values()].reduce((sum, messages) => sum + messages.length, 0);
+    if (undelivered > 0) {
+      this.logger.warn(
+        { undelivered },
+        'the in-process queue closed with messages not delivered; they are lost',
+      );
+    }
   }
 
   private backlogOf(topic: Topic): QueueMessage[] {
@@ -110,7 +136,7 @@ export class InProcessQueue implements Queue {
     this.inQueueContext(() => {
       const timer = setTimeout(() => {
         this.timers.delete(timer);
-        void this.drain(consumer);
+        consumer.delivering = this.drain(consumer).finally(() => (consumer.delivering = undefined));
       }, delayMs);
       this.timers.add(timer);
     });

@@ -4,19 +4,31 @@ import {
   DeliverPolicy,
   jetstream,
   jetstreamManager,
+  JetStreamApiCodes,
   JetStreamApiError,
   RetentionPolicy,
   StorageType,
+  type ConsumerMessages,
   type JetStreamClient,
   type JetStreamManager,
 } from '@nats-io/jetstream';
 import type { Logger } from '../logging/logger.js';
-import { PermanentMessageError, retryDelayMs, type MessageHandler, type Queue, type Topic } from './queue.js';
+import {
+  PermanentMessageError,
+  retryDelayMs,
+  TOPICS,
+  type MessageHandler,
+  type Queue,
+  type Topic,
+} from './queue.js';
 
 const DUPLICATE_WINDOW_MS = 2 * 60_000;
 const RETENTION_MS = 7 * 24 * 60 * 60_000;
 const ACK_WAIT_MS = 30_000;
 const PUBLISH_TIMEOUT_MS = 5_000;
+/** How long a JetStream API call (stream and consumer set-up) may take before it counts as failed. */
+const API_TIMEOUT_MS = 5_000;
+const CONSUMER_RESTART_MS = 1_000;
 
 interface Registration {
   topic: Topic;
@@ -27,22 +39,34 @@ interface Registration {
 /**
  * JetStream: one stream per topic (file storage, deduplicated by message id within a
  * two-minute window, kept seven days) and one durable pull consumer per reader with
- * explicit acks. The connection is made in the background and retried forever, so a
- * service starts, and keeps serving, while NATS is away; its outbox holds what it could
- * not publish.
+ * explicit acks. The connection is made in the background and retried forever, and so is
+ * the set-up after it (JetStream may not be enabled yet, or may time out): a service starts,
+ * and keeps serving, while NATS is away or not ready; its outbox holds what it could not
+ * publish. After every reconnect the streams and consumers are made sure of again, since a
+ * NATS server that restarted may have lost them.
  */
 export class NatsQueue implements Queue {
   readonly kind = 'nats' as const;
   private connection: NatsConnection | undefined;
   private client: JetStreamClient | undefined;
   private manager: JetStreamManager | undefined;
+  /** True once streams and consumers are set up on the current connection. */
   private ready = false;
   /** False between a lost connection and its return. */
   private connected = false;
   private closing = false;
+  /** Set when the set-up must run (again): at start, and after each reconnect. */
+  private setUpWanted = false;
+  private settingUp: Promise<void> | undefined;
   private readonly registrations: Registration[] = [];
+  /** Consumer loops, started at the first readiness (and at once for consumers registered after it). */
   private readonly running: Promise<void>[] = [];
-  private connecting: Promise<void> | undefined;
+  private consuming = false;
+  /** The message iterators of the consumers running now. */
+  private readonly liveMessages = new Set<ConsumerMessages>();
+  private readonly whenReadyWaiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
+  /** Wakes every pause early when the queue closes. */
+  private readonly pauses = new Set<() => void>();
 
   constructor(
     private readonly url: string,
@@ -52,15 +76,16 @@ export class NatsQueue implements Queue {
   ) {}
 
   start(): Promise<void> {
-    this.connecting ??= this.connectAndPrepare().catch((error: unknown) => {
-      if (!this.closing) this.logger.error({ err: error }, 'the NATS queue could not be prepared');
-    });
+    if (!this.settingUp && !this.ready && !this.closing) this.setUpUntilReady();
     return Promise.resolve();
   }
 
+  /** Resolves once connected with every stream and consumer in place; waits as long as that takes. */
   async whenReady(): Promise<void> {
+    if (this.closing) throw new Error('the NATS queue is closed');
     await this.start();
-    await this.connecting;
+    if (this.isReady()) return;
+    await new Promise<void>((resolve, reject) => this.whenReadyWaiters.push({ resolve, reject }));
   }
 
   isReady(): boolean {
@@ -68,7 +93,7 @@ export class NatsQueue implements Queue {
   }
 
   async publish(topic: Topic, data: unknown, messageId: string): Promise<void> {
-    if (!this.client || !this.ready) throw new Error('the NATS queue is not connected');
+    if (!this.client || !this.isReady()) throw new Error('the NATS queue is not ready');
     await this.client.publish(this.subject(topic), JSON.stringify(data), {
       msgID: messageId,
       timeout: PUBLISH_TIMEOUT_MS,
@@ -78,14 +103,25 @@ export class NatsQueue implements Queue {
   consume(topic: Topic, consumerName: string, handler: MessageHandler): void {
     const registration = { topic, consumerName, handler };
     this.registrations.push(registration);
-    if (this.ready) this.running.push(this.keepConsuming(registration));
+    if (this.consuming) this.running.push(this.keepConsuming(registration));
   }
 
   async close(): Promise<void> {
     this.closing = true;
     this.ready = false;
+    for (const wake of this.pauses) wake();
+    for (const waiter of this.whenReadyWaiters.splice(0)) {
+      waiter.reject(new Error('the NATS queue closed before it was ready'));
+    }
     const connection = this.connection;
-    if (connection && !connection.isClosed()) await connection.drain().catch(() => connection.close());
+    if (connection && !connection.isClosed()) {
+      await connection.drain().catch(async (error: unknown) => {
+        this.logger.warn({ err: error }, 'the NATS connection did not drain; closing it');
+        await connection.close();
+      });
+    }
+    // The set-up is not waited for: a first connection attempt can wait for NATS forever,
+    // and one that succeeds after this closes its connection at once.
     await Promise.allSettled(this.running);
   }
 
@@ -97,23 +133,125 @@ export class NatsQueue implements Queue {
     return `${this.prefix}${topic}`;
   }
 
-  private async connectAndPrepare(): Promise<void> {
-    this.connection = await connect({
+  /**
+   * Runs the set-up until it succeeds, with backoff (0.5 s doubling to 30 s), and again
+   * whenever it is wanted anew (a reconnect) while it runs.
+   */
+  private setUpUntilReady(): void {
+    this.setUpWanted = true;
+    if (this.settingUp) return;
+    this.settingUp = (async () => {
+      let failures = 0;
+      while (this.setUpWanted && !this.closing) {
+        this.setUpWanted = false;
+        try {
+          await this.setUp();
+          failures = 0;
+        } catch (error) {
+          if (this.closing) return;
+          failures += 1;
+          this.setUpWanted = true;
+          const retryInMs = retryDelayMs(failures);
+          this.logger.error(
+            { err: error, url: this.url, attempt: failures, retryInMs },
+            'the NATS queue could not be set up; trying again',
+          );
+          await this.pause(retryInMs);
+        }
+      }
+    })().finally(() => (this.settingUp = undefined));
+  }
+
+  /** Connects (once; the client reconnects by itself), then makes sure of streams and consumers. */
+  private async setUp(): Promise<void> {
+    this.ready = false;
+    const connection = await this.connectOnce();
+    const manager = await jetstreamManager(connection, { timeout: API_TIMEOUT_MS });
+    let madeStreams = false;
+    for (const topic of Object.values(TOPICS))
+      madeStreams = (await this.ensureStream(manager, topic)) || madeStreams;
+    for (const registration of this.registrations) await this.ensureConsumer(manager, registration);
+    if (this.closing || this.setUpWanted) return;
+    this.manager = manager;
+    this.client = jetstream(connection, { timeout: API_TIMEOUT_MS });
+    this.ready = true;
+    this.logger.info({ url: this.url }, 'connected to NATS JetStream; streams and consumers are in place');
+    if (!this.consuming) {
+      this.consuming = true;
+      for (const registration of this.registrations) this.running.push(this.keepConsuming(registration));
+    } else if (madeStreams) {
+      // The server had lost its streams: the running iterators pull from consumers that are
+      // gone and would notice only at their next heartbeat. Start them again at once.
+      for (const messages of this.liveMessages) messages.stop();
+    }
+    for (const waiter of this.whenReadyWaiters.splice(0)) waiter.resolve();
+  }
+
+  private async connectOnce(): Promise<NatsConnection> {
+    if (this.connection) return this.connection;
+    const connection = await connect({
       servers: this.url,
       name: this.clientName,
       waitOnFirstConnect: true,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 1_000,
     });
+    if (this.closing) {
+      await connection.close();
+      throw new Error('the queue closed while connecting');
+    }
+    this.connection = connection;
     this.connected = true;
-    void this.watchStatus(this.connection);
-    this.client = jetstream(this.connection);
-    this.manager = await jetstreamManager(this.connection);
-    const topics = new Set<Topic>(['audit-entries', 'credits-spent']);
-    for (const topic of topics) await this.ensureStream(topic);
-    this.ready = true;
-    this.logger.info({ url: this.url }, 'connected to NATS JetStream');
-    for (const registration of this.registrations) this.running.push(this.keepConsuming(registration));
+    void this.watchStatus(connection);
+    return connection;
+  }
+
+  private async watchStatus(connection: NatsConnection): Promise<void> {
+    for await (const status of connection.status()) {
+      if (status.type === 'disconnect') {
+        this.connected = false;
+        this.logger.warn('NATS connection lost; reconnecting');
+      }
+      if (status.type === 'reconnect') {
+        this.connected = true;
+        this.logger.info('NATS connection restored; making sure of streams and consumers');
+        if (!this.closing) this.setUpUntilReady();
+      }
+    }
+  }
+
+  /** Makes the topic's stream unless it exists; answers whether it had to. */
+  private async ensureStream(manager: JetStreamManager, topic: Topic): Promise<boolean> {
+    const name = this.streamName(topic);
+    try {
+      await manager.streams.info(name);
+      return false;
+    } catch (error) {
+      if (!isStreamNotFound(error)) throw error;
+    }
+    await manager.streams.add({
+      name,
+      subjects: [this.subject(topic)],
+      retention: RetentionPolicy.Limits,
+      storage: StorageType.File,
+      max_age: nanos(RETENTION_MS),
+      duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+    });
+    return true;
+  }
+
+  /** Creates the durable consumer, or finds it as it is (the same configuration is accepted again). */
+  private async ensureConsumer(
+    manager: JetStreamManager,
+    { topic, consumerName }: Registration,
+  ): Promise<void> {
+    await manager.consumers.add(this.streamName(topic), {
+      durable_name: consumerName,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      ack_wait: nanos(ACK_WAIT_MS),
+      max_deliver: -1,
+    });
   }
 
   /** Runs a consumer until the queue closes, starting it again after anything that stops it. */
@@ -128,53 +266,30 @@ export class NatsQueue implements Queue {
           'consumer stopped; starting it again',
         );
       }
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await this.pause(CONSUMER_RESTART_MS);
     }
   }
 
-  private async watchStatus(connection: NatsConnection): Promise<void> {
-    for await (const status of connection.status()) {
-      if (status.type === 'disconnect') {
-        this.connected = false;
-        this.logger.warn('NATS connection lost; reconnecting');
-      }
-      if (status.type === 'reconnect') {
-        this.connected = true;
-        this.logger.info('NATS connection restored');
-      }
-    }
-  }
-
-  private async ensureStream(topic: Topic): Promise<void> {
-    const manager = this.manager!;
-    const name = this.streamName(topic);
-    try {
-      await manager.streams.info(name);
-    } catch (error) {
-      if (!(error instanceof JetStreamApiError)) throw error;
-      await manager.streams.add({
-        name,
-        subjects: [this.subject(topic)],
-        retention: RetentionPolicy.Limits,
-        storage: StorageType.File,
-        max_age: nanos(RETENTION_MS),
-        duplicate_window: nanos(DUPLICATE_WINDOW_MS),
-      });
-    }
-  }
-
-  private async runConsumer({ topic, consumerName, handler }: Registration): Promise<void> {
+  private async runConsumer(registration: Registration): Promise<void> {
+    const { topic, consumerName, handler } = registration;
     const stream = this.streamName(topic);
-    const manager = this.manager!;
-    await manager.consumers.add(stream, {
-      durable_name: consumerName,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      ack_wait: nanos(ACK_WAIT_MS),
-      max_deliver: -1,
-    });
+    await this.ensureConsumer(this.manager!, registration);
     const consumer = await this.client!.consumers.get(stream, consumerName);
     const messages = await consumer.consume({ max_messages: 64 });
+    this.liveMessages.add(messages);
+    try {
+      await this.deliver(messages, stream, consumerName, handler);
+    } finally {
+      this.liveMessages.delete(messages);
+    }
+  }
+
+  private async deliver(
+    messages: ConsumerMessages,
+    stream: string,
+    consumerName: string,
+    handler: MessageHandler,
+  ): Promise<void> {
     for await (const message of messages) {
       const id = message.headers?.get('Nats-Msg-Id') || `${stream}:${message.seq}`;
       const deliveryCount = message.info.deliveryCount;
@@ -198,4 +313,26 @@ export class NatsQueue implements Queue {
       }
     }
   }
+
+  /** Waits `ms`, or less if the queue closes meanwhile. */
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = (): void => {
+        clearTimeout(timer);
+        this.pauses.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.pauses.add(wake);
+    });
+  }
+}
+
+/**
+ * Only JetStream's "stream not found" means the stream must be made. Any other failure of
+ * `streams.info` (a timeout, JetStream unavailable) fails the set-up, which is tried again;
+ * treating it as missing would try to add a stream that may well exist.
+ */
+export function isStreamNotFound(error: unknown): boolean {
+  return error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound;
 }

@@ -34,13 +34,17 @@ export interface Queue {
   readonly kind: 'nats' | 'in-process';
   /** Connects (in the background for NATS: the service starts while the queue is away). */
   start(): Promise<void>;
-  /** Resolves once connected and ready to publish (the launcher waits on it before it reports ready). */
+  /**
+   * Resolves once connected with everything set up to publish and consume, however long
+   * that takes (the launcher prints "Ready:" only then); rejects if the queue closes first.
+   */
   whenReady(): Promise<void>;
   isReady(): boolean;
   /** Resolves once the queue has durably accepted the message; rejects when it cannot. */
   publish(topic: Topic, data: unknown, messageId: string): Promise<void>;
   /** Registers a durable consumer: messages published while it was away are delivered later. */
   consume(topic: Topic, consumerName: string, handler: MessageHandler): void;
+  /** Stops consuming after the handlers running now finish, then disconnects. */
   close(): Promise<void>;
 }
 

@@ -7,14 +7,14 @@ import { loadSettings, type ProcessName, type Settings } from '../../platform/co
 import { createLogger } from '../../platform/logging/logger.js';
 import type { HostResolver } from '../../platform/http/public-address.js';
 import type { PermissionName } from '../../platform/permissions/catalogue.js';
-import { startSystem, type RunningSystem } from '../../launcher/system.js';
+import { startSystem, type RunningSystem, type StartableProcess } from '../../launcher/system.js';
 import { HttpClient } from './http-client.js';
 import { deleteStreams } from './nats-streams.js';
 import { createTestDatabase, dropTestDatabase } from './test-database.js';
 import { TestClock } from './test-clock.js';
 
 export interface TestSystemOptions {
-  processes?: ProcessName[];
+  processes?: StartableProcess[];
   /** Settings by their spec names, over the test defaults. */
   overrides?: Record<string, unknown>;
   clock?: TestClock;
@@ -75,7 +75,7 @@ export async function startTestSystem(options: TestSystemOptions = {}): Promise<
       ...options.overrides,
     },
   });
-  let system: RunningSystem;
+  let system: RunningSystem | undefined;
   try {
     system = await startSystem({
       settings,
@@ -84,7 +84,10 @@ export async function startTestSystem(options: TestSystemOptions = {}): Promise<
       logger: createLogger(settings.logLevel),
       resolver: options.resolver,
     });
+    // As `npm start` does before it prints "Ready:": the queue is set up.
+    await system.whenReady();
   } catch (error) {
+    await system?.stop();
     if (databaseName) await dropTestDatabase(databaseName);
     throw error;
   }

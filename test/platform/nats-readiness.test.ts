@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { JetStreamApiError } from '@nats-io/jetstream';
+import { createLogger } from '../../platform/logging/logger.js';
+import { isStreamNotFound, NatsQueue } from '../../platform/queue/nats-queue.js';
+import { TOPICS } from '../../platform/queue/queue.js';
+import { eventually } from '../support/eventually.js';
+import { freePort } from '../support/free-port.js';
+import { NatsServerProcess } from '../support/nats-server.js';
+
+const logger = createLogger((process.env.TEST_LOG_LEVEL as 'silent') ?? 'silent');
+
+/** Whether the promise has settled by now (without waiting for it). */
+async function settled(promise: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  promise.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  await new Promise((resolve) => setImmediate(resolve));
+  return done;
+}
+
+describe('issue 2 queue: readiness follows JetStream, not just the connection (a real nats-server of its own)', () => {
+  let port: number;
+  const storeDirs: string[] = [];
+  let server: NatsServerProcess | undefined;
+  let queue: NatsQueue;
+
+  const storeDir = (): string => {
+    const dir = mkdtempSync(join(tmpdir(), 'nats-store-'));
+    storeDirs.push(dir);
+    return dir;
+  };
+
+  beforeAll(async () => {
+    port = await freePort();
+  });
+
+  afterAll(async () => {
+    await queue?.close();
+    await server?.stop();
+    for (const dir of storeDirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('stays not ready (health 503, whenReady pending) while JetStream is not enabled, and retries the set-up', async () => {
+    server = await NatsServerProcess.start({ port });
+    queue = new NatsQueue(`nats://127.0.0.1:${port}`, 'readiness-', logger, 'readiness-test');
+    const received: unknown[] = [];
+    queue.consume(
+      TOPICS.auditEntries,
+      'readiness-reader',
+      async (message) => void received.push(message.data),
+    );
+    const ready = queue.whenReady();
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(queue.isReady()).toBe(false);
+    expect(await settled(ready)).toBe(false);
+    await expect(queue.publish(TOPICS.auditEntries, { n: 0 }, randomUUID())).rejects.toThrow('not ready');
+
+    // The same server address, now with JetStream: the queue finds it without a restart of its own.
+    await server.stop();
+    server = await NatsServerProcess.start({ port, jetStreamStoreDir: storeDir() });
+    await ready;
+    expect(queue.isReady()).toBe(true);
+    await queue.publish(TOPICS.auditEntries, { n: 1 }, randomUUID());
+    await eventually(async () => expect(received).toEqual([{ n: 1 }]), 20_000);
+  }, 60_000);
+
+  it('after a reconnect to a server that lost its streams, makes them and the consumers again', async () => {
+    const received: unknown[] = [];
+    queue.consume(
+      TOPICS.creditsSpent,
+      'reconnect-reader',
+      async (message) => void received.push(message.data),
+    );
+    await eventually(async () => {
+      await queue.publish(TOPICS.creditsSpent, { n: 'before' }, randomUUID());
+      expect(received).toContainEqual({ n: 'before' });
+    }, 20_000);
+
+    await server!.stop();
+    await eventually(async () => expect(queue.isReady()).toBe(false), 10_000);
+    server = await NatsServerProcess.start({ port, jetStreamStoreDir: storeDir() });
+    await eventually(async () => expect(queue.isReady()).toBe(true), 30_000);
+
+    await queue.publish(TOPICS.creditsSpent, { n: 'after' }, randomUUID());
+    await eventually(async () => expect(received).toContainEqual({ n: 'after' }), 30_000);
+  }, 90_000);
+});
+
+describe('issue 2 queue: only "stream not found" makes a stream; other stream-info failures are failures', () => {
+  const apiError = (code: number, errCode: number, description: string) =>
+    new JetStreamApiError({ code, err_code: errCode, description });
+
+  it('stream not found (10059) means the stream is missing', () => {
+    expect(isStreamNotFound(apiError(404, 10059, 'stream not found'))).toBe(true);
+  });
+
+  it.each([
+    ['JetStream not enabled for the account', apiError(503, 10039, 'jetstream not enabled for account')],
+    ['JetStream unavailable', apiError(503, 10008, 'JetStream system temporarily unavailable')],
+    ['a timeout', new Error('TIMEOUT')],
+  ])('%s is not "missing"', (_what, error) => {
+    expect(isStreamNotFound(error)).toBe(false);
+  });
+});
