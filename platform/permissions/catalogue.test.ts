@@ -187,3 +187,51 @@ describe('CONTRACT 5: only Variable* permissions may be restricted to library se
     expect(new Set(scoped)).toEqual(new Set(variables));
   });
 });
+
+describe('spec 2 Permission catalogue entry: values are stable (stored and exchanged; never renumbered or reused)', () => {
+  /** Every name with its value, written out: renumbering, reusing or removing one fails here. */
+  const FIXED_VALUES: Record<PermissionName, number> = {
+    TagGroupList: 1,
+    TagGroupRead: 2,
+    TagGroupCreate: 3,
+    TagGroupUpdate: 4,
+    TagGroupDelete: 5,
+    TagList: 11,
+    TagRead: 12,
+    TagCreate: 13,
+    TagUpdate: 14,
+    TagDelete: 15,
+    VariableList: 21,
+    VariableRead: 22,
+    VariableReadSecrets: 23,
+    VariableCreate: 24,
+    VariableUpdate: 25,
+    VariableDelete: 26,
+    BatchProcessingImport: 31,
+    BatchProcessingExport: 32,
+    UserList: 41,
+    UserRead: 42,
+    UserCreate: 43,
+    UserUpdate: 44,
+    UserDelete: 45,
+    UserCreateServiceAccountApiKey: 46,
+    ProfileCreateApiKey: 51,
+    ProfileNeverExpiresApiKey: 52,
+    AuditList: 61,
+    AuditRead: 62,
+    AuditDelete: 63,
+    AuditGlobalList: 64,
+    AuditGlobalRead: 65,
+    GlobalOrganizationList: 71,
+    GlobalOrganizationRead: 72,
+    GlobalOrganizationCreate: 73,
+    GlobalOrganizationUpdate: 74,
+    GlobalOrganizationDelete: 75,
+    GlobalOrganizationCertificateManage: 76,
+    PermissionsAllGlobal: 81,
+  };
+
+  it('gives every permission the value it has always had, and holds no other', () => {
+    expect(Object.fromEntries(PERMISSION_CATALOGUE.map((p) => [p.name, p.value]))).toEqual(FIXED_VALUES);
+  });
+});
