@@ -43,10 +43,8 @@ describe('issue 2 errors: a 400 from validation names each bad field by where it
   it('names every bad field, each with its reason, and repeats them in the message', () => {
     const schema = z.object({ take: z.number().max(10, 'must be at most 10'), skip: z.number() });
     const error = refusal(schema, { take: 11, skip: 'x' }, 'query');
-    expect(error.errors).toEqual([
-      { field: 'query.take', message: 'must be at most 10' },
-      { field: 'query.skip', message: expect.any(String) },
-    ]);
+    expect(error.errors.map((e) => e.field)).toEqual(['query.take', 'query.skip']);
+    expect(error.errors[0]).toEqual({ field: 'query.take', message: 'must be at most 10' });
     expect(error.message).toContain('query.take: must be at most 10');
     expect(error.extensions).toEqual({ errors: error.errors });
   });

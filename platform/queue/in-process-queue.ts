@@ -101,7 +101,7 @@ export class InProcessQueue implements Queue {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     const all = [...this.consumers.values()].flat();
-    await Promise.all(all.map((consumer) => consumer.delivering));
+    await Promise.all(all.flatMap((consumer) => (consumer.delivering ? [consumer.delivering] : [])));
     const undelivered =
       all.reduce((sum, consumer) => sum + consumer.pending.length, 0) +
       [...this.backlog.values()].reduce((sum, messages) => sum + messages.length, 0);

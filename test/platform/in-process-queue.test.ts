@@ -44,9 +44,9 @@ describe('issue 2 queue: closing the in-process queue waits for the running hand
     await queue.publish(TOPICS.creditsSpent, { Amount: 1 }, randomUUID());
     await queue.publish(TOPICS.creditsSpent, { Amount: 2 }, randomUUID());
     await queue.close();
-    expect(lines).toContainEqual(
-      expect.objectContaining({ undelivered: 2, msg: expect.stringContaining('not delivered') }),
-    );
+    const report = lines.find((line) => line.undelivered !== undefined);
+    expect(report).toMatchObject({ undelivered: 2 });
+    expect(report?.msg).toContain('not delivered');
   });
 
   it('a closed queue refuses to publish and is not ready', async () => {
