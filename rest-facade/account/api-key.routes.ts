@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { listQuery, pageSchema } from '../../platform/http/query-schemas.js';
 import { defineRoute, type Route } from '../../platform/http/route.js';
 import {
   accountApiKeyParams,
@@ -12,6 +12,7 @@ import type { ApiKeyService } from '../../subgraphs/account/services/api-key.ser
 import { sessionAccountView, userIdParams } from '../../subgraphs/account/services/user.schemas.js';
 
 const tag = 'API keys';
+const apiKeyPage = pageSchema(apiKeyView, 'ApiKeyPage');
 
 /** API keys (spec 4.2): the own-key routes under `me`, the service-account routes by id. */
 export function apiKeyRoutes(keys: ApiKeyService): Route[] {
@@ -35,11 +36,12 @@ export function apiKeyRoutes(keys: ApiKeyService): Route[] {
       path: '/users/me/apikeys',
       operationId: 'listOwnApiKeys',
       summary: "The caller's own keys, newest first",
-      description: 'Any session. Never a key or its hash.',
+      description: 'Any session. Never a key or its hash. All of them unless `take` is given.',
       tag,
       auth: 'required',
-      response: z.array(apiKeyView),
-      handle: ({ caller }) => keys.listOwn(caller),
+      query: listQuery,
+      response: apiKeyPage,
+      handle: ({ caller, query }) => keys.listOwn(caller, query),
     }),
     defineRoute({
       method: 'post',
@@ -75,13 +77,14 @@ export function apiKeyRoutes(keys: ApiKeyService): Route[] {
       path: '/users/{id}/apikeys',
       operationId: 'listApiKeys',
       summary: "An account's keys, newest first",
-      description: 'Needs UserRead.',
+      description: 'Needs UserRead. Never a key or its hash. All of them unless `take` is given.',
       tag,
       auth: 'required',
       params: userIdParams,
-      response: z.array(apiKeyView),
+      query: listQuery,
+      response: apiKeyPage,
       errors: [403, 404],
-      handle: ({ caller, params }) => keys.listFor(caller, params.id),
+      handle: ({ caller, params, query }) => keys.listFor(caller, params.id, query),
     }),
     defineRoute({
       method: 'post',

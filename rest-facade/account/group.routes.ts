@@ -4,6 +4,7 @@ import {
   groupBody,
   groupIdParams,
   groupMembersBody,
+  groupUpdateBody,
   groupView,
   permissionCatalogueView,
 } from '../../subgraphs/account/services/group.schemas.js';
@@ -61,11 +62,11 @@ export function groupRoutes(groups: GroupService): Route[] {
       operationId: 'updateGroup',
       summary: 'Update a group',
       description:
-        'Needs UserUpdate and the grant check of every permission being added (or re-scoped by a change of variableSetIds). Permissions on the group that the caller cannot grant are kept.',
+        'Needs UserUpdate and the grant check of every permission being added (or re-scoped by a change of variableSetIds). Permissions on the group that the caller cannot grant are kept. A field left out keeps its stored value; one sent replaces it. A version other than the stored one, or a change committed by another request meanwhile, is 409.',
       tag,
       auth: 'required',
       params: groupIdParams,
-      body: groupBody,
+      body: groupUpdateBody,
       response: groupView,
       errors: [403, 404, 409],
       handle: ({ caller, params, body }) => groups.update(caller, params.id, body),

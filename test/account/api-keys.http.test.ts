@@ -89,14 +89,19 @@ const mintFor = async (userId: string, body: Record<string, unknown> = {}, organ
 const lookup = (key: string): Promise<TestResponse<SessionAccountView & Problem>> =>
   account.post('/apikeys/lookup', { body: { sha: sha256Hex(key) } });
 
+type KeyPage = { total: number; items: ApiKeyView[] };
+
 const ownKeys = async () =>
-  expectStatus(account.get<ApiKeyView[]>('/users/me/apikeys', { token: await personToken([]) }), 200);
+  (await expectStatus(account.get<KeyPage>('/users/me/apikeys', { token: await personToken([]) }), 200))
+    .items;
 
 const keysOf = async (userId: string) =>
-  expectStatus(
-    account.get<ApiKeyView[]>(`/users/${userId}/apikeys`, { token: await adminToken(['UserRead']) }),
-    200,
-  );
+  (
+    await expectStatus(
+      account.get<KeyPage>(`/users/${userId}/apikeys`, { token: await adminToken(['UserRead']) }),
+      200,
+    )
+  ).items;
 
 /** A date moved by whole calendar units in UTC. */
 function plus(from: Date, units: { hours?: number; days?: number; months?: number; years?: number }): string {
@@ -260,12 +265,12 @@ describe('spec 4.2 key creation rule 3: POST /users/{id}/apikeys needs UserCreat
     });
     expect(response.status).toBe(404);
     const keysOfB = await expectStatus(
-      account.get<ApiKeyView[]>(`/users/${robotB.id}/apikeys`, {
+      account.get<KeyPage>(`/users/${robotB.id}/apikeys`, {
         token: await system.token({ organizationId: orgB, permissions: ['UserRead'] }),
       }),
       200,
     );
-    expect(keysOfB.map((k) => k.description)).not.toContain('cross-tenant');
+    expect(keysOfB.items.map((k) => k.description)).not.toContain('cross-tenant');
     const unknown = await account.post(`/users/00000000-0000-4000-8000-000000000000/apikeys`, {
       token: await adminToken(EVERY_PERMISSION),
       body: {},
@@ -327,22 +332,41 @@ describe("spec 4.2 key creation rule 5: the key belongs to the target account an
 });
 
 describe('spec 4.2 key creation rule 4: keys are unique across organizations', () => {
-  it('keys minted in two organizations all have distinct hashes, and each resolves to its own organization and account', async () => {
-    const minted: { key: string; organizationId: string; userId: string }[] = [];
-    for (let i = 0; i < 3; i++) {
-      minted.push({ key: (await mintFor(robot.id)).apiKey, organizationId: orgA, userId: robot.id });
-      minted.push({
-        key: (await mintFor(robotB.id, {}, orgB)).apiKey,
-        organizationId: orgB,
-        userId: robotB.id,
-      });
-    }
-    expect(new Set(minted.map((m) => sha256Hex(m.key))).size).toBe(minted.length);
-    for (const m of minted) {
-      const found = await lookup(m.key);
-      expect(found.status).toBe(200);
-      expect(found.body.user).toMatchObject({ id: m.userId, organizationId: m.organizationId });
-    }
+  it("a key of organization B cannot become a key of another organization: a start with it as SVC_BOOTSTRAP_API_KEY (the System organization's key) is refused, and it still resolves only to its owner", async () => {
+    const key = (await mintFor(robotB.id, { description: 'taken' }, orgB)).apiKey;
+    await expect(
+      startTestSystem({
+        processes: ['account'],
+        // The in-process queue: the launcher does not yet close a NATS connection when a service's start fails.
+        overrides: { SVC_BOOTSTRAP_API_KEY: key, NATS_URL: undefined },
+        databaseUrl: system.databaseUrl,
+      }),
+    ).rejects.toThrow(/SVC_BOOTSTRAP_API_KEY: this value is already an API key of an account/);
+    const found = await lookup(key);
+    expect(found.status).toBe(200);
+    expect(found.body.user).toMatchObject({ id: robotB.id, organizationId: orgB });
+    // The refused start left nothing behind: no System organization was made.
+    const organizations = await expectStatus(
+      account.get<{ items: { name: string }[] }>('/organizations', {
+        token: await system.token({ permissions: ['GlobalOrganizationList'] }),
+      }),
+      200,
+    );
+    expect(organizations.items.map((o) => o.name)).not.toContain('System');
+  });
+});
+
+describe('issue 3 API keys: a lookup finds candidates by a prefix of the hash, and the whole hash, compared in constant time, decides', () => {
+  it('a hash sharing the first 16 hex digits of a real key but not the rest gives the same 404 as an unknown key', async () => {
+    const created = await mintOwn({ description: 'prefix' });
+    const hash = sha256Hex(created.apiKey);
+    const samePrefix = `${hash.slice(0, 16)}${hash[16] === '0' ? '1' : '0'}${hash.slice(17)}`;
+    const near = await account.post<Problem>('/apikeys/lookup', { body: { sha: samePrefix } });
+    expect(near.status).toBe(404);
+    const unknown = await lookup(`svc_${randomBytes(32).toString('base64url')}`);
+    expect(near.body).toEqual(unknown.body);
+    const upperCase = await account.post('/apikeys/lookup', { body: { sha: hash.toUpperCase() } });
+    expect(upperCase.status).toBe(200);
   });
 });
 
@@ -360,19 +384,20 @@ describe('spec 2 API key / spec 4.2: the key lists are newest first and never ho
     const second = await mintOwn({ description: 'second' });
     system.clock.advance(60_000);
     const third = await mintOwn({ description: 'third' });
-    const response = await account.get<ApiKeyView[]>('/users/me/apikeys', { token: await personToken([]) });
+    const response = await account.get<KeyPage>('/users/me/apikeys', { token: await personToken([]) });
     expect(response.status).toBe(200);
-    expect(response.body.slice(0, 3).map((k) => k.id)).toEqual([third.id, second.id, first.id]);
-    const createdAts = response.body.map((k) => k.createdAt);
+    expect(response.body.total).toBe(response.body.items.length);
+    expect(response.body.items.slice(0, 3).map((k) => k.id)).toEqual([third.id, second.id, first.id]);
+    const createdAts = response.body.items.map((k) => k.createdAt);
     expect(createdAts).toEqual([...createdAts].sort().reverse());
-    expect(response.body[0]).toMatchObject({
+    expect(response.body.items[0]).toMatchObject({
       id: third.id,
       hint: third.hint,
       description: 'third',
       createdAt: third.createdAt,
       expiresAt: third.expiresAt,
     });
-    for (const item of response.body) {
+    for (const item of response.body.items) {
       expect(Object.keys(item)).toEqual(
         expect.arrayContaining(['id', 'hint', 'description', 'createdAt', 'expiresAt']),
       );
@@ -384,17 +409,55 @@ describe('spec 2 API key / spec 4.2: the key lists are newest first and never ho
     const older = await mintFor(robot.id, { description: 'older' });
     system.clock.advance(60_000);
     const newer = await mintFor(robot.id, { description: 'newer' });
-    const response = await account.get<ApiKeyView[]>(`/users/${robot.id}/apikeys`, {
+    const response = await account.get<KeyPage>(`/users/${robot.id}/apikeys`, {
       token: await adminToken(['UserRead']),
     });
     expect(response.status).toBe(200);
-    expect(response.body.slice(0, 2).map((k) => k.id)).toEqual([newer.id, older.id]);
-    const createdAts = response.body.map((k) => k.createdAt);
+    expect(response.body.total).toBe(response.body.items.length);
+    expect(response.body.items.slice(0, 2).map((k) => k.id)).toEqual([newer.id, older.id]);
+    const createdAts = response.body.items.map((k) => k.createdAt);
     expect(createdAts).toEqual([...createdAts].sort().reverse());
     expectNoSecret(response, [older.apiKey, newer.apiKey]);
     expect(
       (await account.get(`/users/${robot.id}/apikeys`, { token: await allBut('UserRead') })).status,
     ).toBe(403);
+  });
+});
+
+describe('spec 4 / CONTRACT 6: the key lists answer { total, items }, take and skip page them, total is counted before paging, and without take everything is returned', () => {
+  it('GET /users/{id}/apikeys pages newest first', async () => {
+    const pager = await createUser(system, orgA, { name: 'Key Pager', serviceAccount: true });
+    const minted: ApiKeyCreatedView[] = [];
+    for (const description of ['oldest', 'middle', 'newest']) {
+      minted.push(await mintFor(pager.id, { description }));
+      system.clock.advance(60_000);
+    }
+    const token = await adminToken(['UserRead']);
+    const all = await expectStatus(account.get<KeyPage>(`/users/${pager.id}/apikeys`, { token }), 200);
+    expect(all.total).toBe(3);
+    expect(all.items.map((k) => k.description)).toEqual(['newest', 'middle', 'oldest']);
+    const page = await expectStatus(
+      account.get<KeyPage>(`/users/${pager.id}/apikeys?take=1&skip=1`, { token }),
+      200,
+    );
+    expect(page).toEqual({ total: 3, items: [all.items[1]] });
+    const beyond = await expectStatus(
+      account.get<KeyPage>(`/users/${pager.id}/apikeys?skip=3`, { token }),
+      200,
+    );
+    expect(beyond).toEqual({ total: 3, items: [] });
+    expect((await account.get(`/users/${pager.id}/apikeys?take=-1`, { token })).status).toBe(400);
+  });
+
+  it('GET /users/me/apikeys pages the same way', async () => {
+    await mintOwn({ description: 'paged own 1' });
+    await mintOwn({ description: 'paged own 2' });
+    const token = await personToken([]);
+    const all = await expectStatus(account.get<KeyPage>('/users/me/apikeys', { token }), 200);
+    expect(all.total).toBeGreaterThanOrEqual(2);
+    expect(all.items).toHaveLength(all.total);
+    const page = await expectStatus(account.get<KeyPage>('/users/me/apikeys?take=1&skip=1', { token }), 200);
+    expect(page).toEqual({ total: all.total, items: [all.items[1]] });
   });
 });
 
@@ -542,6 +605,35 @@ describe('spec 3: expiry is a state: a key past expiresAt no longer resolves (40
     });
     expect(response.status).toBe(204);
     expect((await ownKeys()).map((k) => k.id)).not.toContain(hourKey.id);
+  });
+});
+
+describe("spec 6: revoking another account's key through DELETE /users/{id}/apikeys/{apiKeyId} writes a UserApiKey Delete entry", () => {
+  it("logged by the revoking account, in its organization, with the key's state (and its owner) before", async () => {
+    const created = await mintFor(robot.id, { description: 'revoked, audited' });
+    await expectStatus(
+      account.delete(`/users/${robot.id}/apikeys/${created.id}`, { token: await adminToken(['UserDelete']) }),
+      204,
+    );
+    await eventually(async () => {
+      const entries = await auditEntries(system, orgA, [
+        { field: 'EntryType', operatorType: 'eq', value: 'UserApiKey' },
+        { field: 'EntityId', operatorType: 'eq', value: String(created.id) },
+        { field: 'Action', operatorType: 'eq', value: 'Delete' },
+      ]);
+      expect(entries).toHaveLength(1);
+      expect(entries[0]).toMatchObject({ organizationId: orgA, loggedBy: adminA.id, afterState: null });
+      expect(JSON.parse(entries[0]!.beforeState!)).toEqual({
+        id: created.id,
+        userId: robot.id,
+        hint: created.hint,
+        description: 'revoked, audited',
+        createdAt: created.createdAt,
+        expiresAt: created.expiresAt,
+        expired: false,
+      });
+      expect(JSON.stringify(entries)).not.toContain(sha256Hex(created.apiKey));
+    });
   });
 });
 

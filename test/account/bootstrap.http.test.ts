@@ -4,11 +4,15 @@ import type { GroupView } from '../../subgraphs/account/services/group.schemas.j
 import type { OrganizationView } from '../../subgraphs/account/services/organization.schemas.js';
 import type { UserView } from '../../subgraphs/account/services/user.schemas.js';
 import { PERMISSION_CATALOGUE } from '../../platform/permissions/catalogue.js';
+import { eventually } from '../support/eventually.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
+import { auditEntries } from './account-test-helpers.js';
 
 const BOOTSTRAP_KEY = 'bootstrap-key-of-the-bootstrap-test-0123456789';
 const CHANGED_KEY = 'another-bootstrap-key-after-a-change-9876543210';
 const YEAR = 366 * 24 * 60 * 60_000;
+/** loggedBy of an entry written without a session. */
+const NOBODY = '00000000-0000-0000-0000-000000000000';
 
 let system: TestSystem;
 
@@ -41,7 +45,7 @@ async function bootstrapped(running: TestSystem, key = BOOTSTRAP_KEY) {
   const groups = (await account.get<{ total: number; items: GroupView[] }>('/groups', { token })).body;
   const bootstrap = users.items.find((user) => user.name === 'bootstrap');
   const keys = bootstrap
-    ? (await account.get<ApiKeyView[]>(`/users/${bootstrap.id}/apikeys`, { token })).body
+    ? (await account.get<{ items: ApiKeyView[] }>(`/users/${bootstrap.id}/apikeys`, { token })).body.items
     : [];
   return {
     token,
@@ -107,6 +111,35 @@ describe('CONTRACT 2: with SVC_BOOTSTRAP_API_KEY, the System organization, the b
   });
 });
 
+describe('spec 6 / decisions "Bootstrap": the bootstrap writes its audit entries, without an author, the key as the API shows it', () => {
+  it('Organization, Group and User Create entries, and a UserApiKey Create entry whose state is the key view with its owner', async () => {
+    const state = await bootstrapped(system);
+    const organizationId = state.system[0]!.id;
+    await eventually(async () => {
+      // Those the operator wrote since (an organization it created) have an author.
+      const entries = (
+        await auditEntries(system, organizationId, [{ field: 'Action', operatorType: 'eq', value: 'Create' }])
+      ).filter((entry) => entry.loggedBy === NOBODY);
+      expect(entries.map((entry) => entry.entryType).sort()).toEqual([
+        'Group',
+        'Organization',
+        'User',
+        'UserApiKey',
+      ]);
+      const byType = new Map(entries.map((entry) => [entry.entryType, entry]));
+      for (const entry of entries) expect(entry.organizationId).toBe(organizationId);
+      expect(byType.get('Organization')!.entityId).toBe(organizationId);
+      expect(byType.get('User')!.entityId).toBe(state.bootstrap!.id);
+      expect(byType.get('Group')!.entityId).toBe(String(state.groups.items[0]!.id));
+      const key = byType.get('UserApiKey')!;
+      expect(key.entityId).toBe(String(state.keys[0]!.id));
+      expect(key.beforeState).toBeNull();
+      expect(JSON.parse(key.afterState!)).toEqual({ ...state.keys[0], userId: state.bootstrap!.id });
+      expect(key.afterState).not.toContain(BOOTSTRAP_KEY);
+    });
+  });
+});
+
 describe('CONTRACT 2: the bootstrap is idempotent across restarts, and a changed value replaces the old key', () => {
   let owner: TestSystem;
   let before: Awaited<ReturnType<typeof bootstrapped>>;
@@ -125,7 +158,10 @@ describe('CONTRACT 2: the bootstrap is idempotent across restarts, and a changed
   afterAll(() => owner.stop());
 
   /** Starts the system again on the database of the first start, runs the checks, and stops it. */
-  async function restarted(key: string, checks: (running: TestSystem) => Promise<void>): Promise<void> {
+  async function restarted(
+    key: string | undefined,
+    checks: (running: TestSystem) => Promise<void>,
+  ): Promise<void> {
     const running = await startTestSystem({
       processes: ['account', 'identity', 'audit'],
       overrides: { SVC_BOOTSTRAP_API_KEY: key },
@@ -161,6 +197,18 @@ describe('CONTRACT 2: the bootstrap is idempotent across restarts, and a changed
       expect(after.keys).toHaveLength(1);
       expect(after.keys[0]).toMatchObject({ expiresAt: null, hint: CHANGED_KEY.slice(-4) });
       expect(after.keys[0]!.id).not.toBe(before.keys[0]!.id);
+      await eventually(async () => {
+        const [removed] = await auditEntries(running, before.system[0]!.id, [
+          { field: 'EntryType', operatorType: 'eq', value: 'UserApiKey' },
+          { field: 'Action', operatorType: 'eq', value: 'Delete' },
+          { field: 'EntityId', operatorType: 'eq', value: String(before.keys[0]!.id) },
+        ]);
+        expect(removed).toMatchObject({ loggedBy: NOBODY, afterState: null });
+        expect(JSON.parse(removed!.beforeState!)).toEqual({
+          ...before.keys[0],
+          userId: before.bootstrap!.id,
+        });
+      });
     });
   });
 
@@ -206,6 +254,41 @@ describe('CONTRACT 2: the bootstrap is idempotent across restarts, and a changed
     await restarted(BOOTSTRAP_KEY, async (running) => {
       const permissions = decodeJwt(await operator(running)).permissions as string[];
       expect([...permissions].sort()).toEqual(PERMISSION_CATALOGUE.map((p) => p.name).sort());
+    });
+  });
+
+  it('a start without SVC_BOOTSTRAP_API_KEY revokes the bootstrap key (with its audit entry), keeping the account; setting it again brings a key back', async () => {
+    let revokedKey: ApiKeyView | undefined;
+    await restarted(BOOTSTRAP_KEY, async (running) => {
+      revokedKey = (await bootstrapped(running)).keys[0];
+      expect(revokedKey).toBeDefined();
+    });
+    await restarted(undefined, async (running) => {
+      expect((await exchange(running, BOOTSTRAP_KEY)).status).toBe(401);
+      const systemId = before.system[0]!.id;
+      const reader = await running.token({ organizationId: systemId, permissions: ['UserList', 'UserRead'] });
+      const account = running.client('account');
+      const users = await account.get<{ items: UserView[] }>('/users', { token: reader });
+      expect(users.body.items.map((user) => user.id)).toEqual([before.bootstrap!.id]);
+      const keys = await account.get<{ total: number }>(`/users/${before.bootstrap!.id}/apikeys`, {
+        token: reader,
+      });
+      expect(keys.body.total).toBe(0);
+      await eventually(async () => {
+        const [removed] = await auditEntries(running, systemId, [
+          { field: 'EntryType', operatorType: 'eq', value: 'UserApiKey' },
+          { field: 'Action', operatorType: 'eq', value: 'Delete' },
+          { field: 'EntityId', operatorType: 'eq', value: String(revokedKey!.id) },
+        ]);
+        expect(removed).toMatchObject({ organizationId: systemId, loggedBy: NOBODY, afterState: null });
+        expect(JSON.parse(removed!.beforeState!)).toEqual({ ...revokedKey, userId: before.bootstrap!.id });
+      });
+    });
+    await restarted(BOOTSTRAP_KEY, async (running) => {
+      const after = await bootstrapped(running);
+      expect(after.bootstrap!.id).toBe(before.bootstrap!.id);
+      expect(after.keys).toHaveLength(1);
+      expect(after.keys[0]!.id).not.toBe(revokedKey!.id);
     });
   });
 });

@@ -1,4 +1,4 @@
-import type { PermissionName } from '../../platform/permissions/catalogue.js';
+import { PERMISSION_CATALOGUE, type PermissionName } from '../../platform/permissions/catalogue.js';
 import type { GroupView } from '../../subgraphs/account/services/group.schemas.js';
 import type { UserView } from '../../subgraphs/account/services/user.schemas.js';
 import type { HttpClient } from '../support/http-client.js';
@@ -511,6 +511,114 @@ describe('spec 4.2 / CONTRACT 6: PUT /groups/{id} with a version that is not the
   });
 });
 
+describe('decisions "PUT semantics": a field left out of PUT /groups/{id} keeps its stored value, a field sent replaces it', () => {
+  it('leaving out variableSetIds keeps a restricted group restricted (never widened to every set)', async () => {
+    const member = await createUser(system, orgA, { name: 'Kept Scope Member' });
+    const group = await createGroup(system, orgA, {
+      name: uniqueName('Kept scope'),
+      description: 'restricted',
+      permissions: ['VariableRead', 'TagList'],
+      variableSetIds: [4, 9],
+    });
+    await expectStatus(
+      account.put(`/groups/${group.id}/members`, {
+        token: await tokenA(['UserUpdate']),
+        body: { userIds: [member.id] },
+      }),
+      200,
+    );
+    const response = await account.put<GroupView>(`/groups/${group.id}`, {
+      token: await tokenA(['UserUpdate', 'VariableRead', 'TagList']),
+      body: { name: `${group.name} renamed` },
+    });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
+      name: `${group.name} renamed`,
+      description: 'restricted',
+      variableSetIds: [4, 9],
+    });
+    expect(sorted(response.body.permissions)).toEqual(['TagList', 'VariableRead']);
+    expect(await readGroup(group.id)).toEqual(response.body);
+    expect((await permissionsOf(account, orgA, member.id)).variableSets).toEqual({ VariableRead: [4, 9] });
+  });
+
+  it('leaving out permissions and description keeps them; leaving out the name keeps it', async () => {
+    const group = await createGroup(system, orgA, {
+      name: uniqueName('Kept fields'),
+      description: 'keep me',
+      permissions: ['TagList', 'TagRead'],
+    });
+    const described = await account.put<GroupView>(`/groups/${group.id}`, {
+      token: await tokenA(['UserUpdate']),
+      body: { variableSetIds: [] },
+    });
+    expect(described.status).toBe(200);
+    expect(described.body).toMatchObject({
+      name: group.name,
+      description: 'keep me',
+      permissions: ['TagList', 'TagRead'],
+      version: group.version + 1,
+    });
+  });
+
+  it('a field sent replaces it: an empty description, an empty permission list and an empty set list clear them', async () => {
+    const group = await createGroup(system, orgA, {
+      name: uniqueName('Replaced fields'),
+      description: 'old',
+      permissions: ['TagList', 'VariableList'],
+      variableSetIds: [2],
+    });
+    const response = await account.put<GroupView>(`/groups/${group.id}`, {
+      token: await tokenA(['UserUpdate', 'TagList', 'VariableList']),
+      body: { description: '', permissions: [], variableSetIds: [] },
+    });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ description: '', permissions: [], variableSetIds: [] });
+  });
+});
+
+describe('spec 4.2 / CONTRACT 6: the version check of PUT /groups/{id} is atomic', () => {
+  it('two PUTs sent at once with the same version: one is 200, the other 409, and the stored group is the winner', async () => {
+    const group = await createGroup(system, orgA, { name: uniqueName('Raced'), permissions: ['TagList'] });
+    const token = await tokenA(ORGANIZATION_PERMISSIONS);
+    const responses = await Promise.all(
+      ['left', 'right'].map((side) =>
+        account.put<GroupView>(`/groups/${group.id}`, {
+          token,
+          body: { description: side, version: group.version },
+        }),
+      ),
+    );
+    expect(responses.map((r) => r.status).sort()).toEqual([200, 409]);
+    const winner = responses.find((r) => r.status === 200)!.body;
+    expect(winner.version).toBe(group.version + 1);
+    expect(await readGroup(group.id)).toEqual(winner);
+  });
+
+  it('a PUT racing a membership change of the same group: each change that succeeds takes a version of its own, none is lost', async () => {
+    const member = await createUser(system, orgA, { name: 'Racing Member' });
+    const group = await createGroup(system, orgA, { name: uniqueName('Raced members') });
+    const token = await tokenA(ORGANIZATION_PERMISSIONS);
+    for (let round = 0; round < 5; round++) {
+      const current = await readGroup(group.id);
+      const [update, members] = await Promise.all([
+        account.put(`/groups/${group.id}`, {
+          token,
+          body: { description: `round ${round}`, version: current.version },
+        }),
+        account.put(`/groups/${group.id}/members`, {
+          token,
+          body: { userIds: round % 2 === 0 ? [member.id] : [] },
+        }),
+      ]);
+      const after = await readGroup(group.id);
+      const changes = [update.status, members.status].filter((status) => status === 200).length;
+      expect([update.status, members.status].every((status) => status === 200 || status === 409)).toBe(true);
+      expect(after.version).toBe(current.version + changes);
+    }
+  });
+});
+
 describe('spec 7: a 403 for lacking UserUpdate does not name the missing permission', () => {
   it('PUT /groups/{id} without UserUpdate is 403 without rejectedPermissions, and the group does not change', async () => {
     const group = await createGroup(system, orgA, {
@@ -599,5 +707,55 @@ describe('spec 2 Audit entry / spec 6: group create, update and delete write Gro
       expect(JSON.parse(remove.beforeState!)).toMatchObject({ id: created.id, name });
       expect(remove.afterState).toBeNull();
     });
+  });
+});
+
+describe('spec 6 / decisions "Audit entries of the account service": PUT /groups/{id}/members writes a Group Update entry', () => {
+  it('with the members before and after, logged by the caller in its organization', async () => {
+    const joiner = await createUser(system, orgA, { name: 'Audited Joiner' });
+    const group = await createGroup(system, orgA, {
+      name: uniqueName('Audited members'),
+      permissions: ['TagList'],
+    });
+    const changed = await expectStatus(
+      account.put<GroupView>(`/groups/${group.id}/members`, {
+        token: await tokenA(['UserUpdate']),
+        body: { userIds: [joiner.id] },
+      }),
+      200,
+    );
+    await eventually(async () => {
+      const entries = await auditEntries(system, orgA, [
+        { field: 'EntryType', operatorType: 'eq', value: 'Group' },
+        { field: 'EntityId', operatorType: 'eq', value: String(group.id) },
+        { field: 'Action', operatorType: 'eq', value: 'Update' },
+      ]);
+      expect(entries).toHaveLength(1);
+      expect(entries[0]).toMatchObject({ organizationId: orgA, loggedBy: adminA.id });
+      expect(JSON.parse(entries[0]!.beforeState!)).toEqual(group);
+      expect(JSON.parse(entries[0]!.afterState!)).toEqual(changed);
+      expect(changed.members).toEqual([{ id: joiner.id, name: joiner.name, email: joiner.email }]);
+    });
+  });
+});
+
+describe('spec 4.2: GET /permissions answers the catalogue { permissions: [{ name, value, globalPermission, dependsOn }] } to any session', () => {
+  it('with a session holding no permission: every catalogue entry, in the catalogue order, and nothing else', async () => {
+    const response = await account.get<unknown>('/permissions', { token: await tokenA([]) });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      permissions: PERMISSION_CATALOGUE.map(({ name, value, globalPermission, dependsOn }) => ({
+        name,
+        value,
+        globalPermission,
+        dependsOn: [...dependsOn],
+      })),
+    });
+  });
+
+  it('is 401 without a session', async () => {
+    const response = await account.get<Problem>('/permissions');
+    expect(response.status).toBe(401);
+    expect(response.headers.get('content-type')).toMatch(/application\/problem\+json/);
   });
 });

@@ -8,7 +8,7 @@ import { holds } from '../../../platform/permissions/authorize.js';
 import type { AccountServices } from '../services/account-services.js';
 import { permissionCatalogue } from '../services/permission-catalogue.js';
 import { accountApiKeyParams, apiKeyCreateBody, apiKeyIdParams } from '../services/api-key.schemas.js';
-import { groupBody, groupIdParams, groupMembersBody } from '../services/group.schemas.js';
+import { groupBody, groupIdParams, groupMembersBody, groupUpdateBody } from '../services/group.schemas.js';
 import {
   organizationBody,
   providerCheckBody,
@@ -24,6 +24,16 @@ import {
 import { accountTypeDefs } from './account.typedefs.js';
 
 type Args = Record<string, unknown>;
+
+/**
+ * An input object without its null fields. GraphQL lets a client send null for an optional
+ * input field; where null has no meaning of its own (group and key inputs), it is read as
+ * the field left out, as REST reads a missing field, rather than refused.
+ */
+function nullAsAbsent(input: unknown): unknown {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) return input;
+  return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null));
+}
 
 /** Fields of a User that only UserRead (or the account itself) may see. */
 function userDetail<K extends 'identities' | 'groups' | 'profileImage'>(field: K) {
@@ -72,9 +82,9 @@ export function accountSubgraph(services: AccountServices): SubgraphDefinition {
         groups: (_p, args: Args, ctx) => groups.list(caller(ctx), page(args)),
         group: (_p, args: Args, ctx) => groups.get(caller(ctx), parseInput(groupIdParams, args, 'args').id),
         permissions: (_p, _args, ctx) => permissionCatalogue(caller(ctx)).permissions,
-        myApiKeys: (_p, _args, ctx) => apiKeys.listOwn(caller(ctx)),
+        myApiKeys: (_p, args: Args, ctx) => apiKeys.listOwn(caller(ctx), page(args)),
         apiKeys: (_p, args: Args, ctx) =>
-          apiKeys.listFor(caller(ctx), parseInput(userIdParams, { id: args.userId }, 'args').id),
+          apiKeys.listFor(caller(ctx), parseInput(userIdParams, { id: args.userId }, 'args').id, page(args)),
       },
       Mutation: {
         createOrganization: (_p, args: Args, ctx) =>
@@ -106,12 +116,12 @@ export function accountSubgraph(services: AccountServices): SubgraphDefinition {
             parseInput(userGroupsBody, args, 'args').groupIds,
           ),
         createGroup: (_p, args: Args, ctx) =>
-          groups.create(caller(ctx), parseInput(groupBody, args.input, 'args.input')),
+          groups.create(caller(ctx), parseInput(groupBody, nullAsAbsent(args.input), 'args.input')),
         updateGroup: (_p, args: Args, ctx) =>
           groups.update(
             caller(ctx),
             parseInput(groupIdParams, args, 'args').id,
-            parseInput(groupBody, args.input, 'args.input'),
+            parseInput(groupUpdateBody, nullAsAbsent(args.input), 'args.input'),
           ),
         deleteGroup: (_p, args: Args, ctx) =>
           groups.remove(caller(ctx), parseInput(groupIdParams, args, 'args').id),
@@ -122,12 +132,15 @@ export function accountSubgraph(services: AccountServices): SubgraphDefinition {
             parseInput(groupMembersBody, args, 'args').userIds,
           ),
         createMyApiKey: (_p, args: Args, ctx) =>
-          apiKeys.createOwn(caller(ctx), parseInput(apiKeyCreateBody, args.input, 'args.input')),
+          apiKeys.createOwn(
+            caller(ctx),
+            parseInput(apiKeyCreateBody, nullAsAbsent(args.input), 'args.input'),
+          ),
         createServiceAccountApiKey: (_p, args: Args, ctx) =>
           apiKeys.createFor(
             caller(ctx),
             parseInput(userIdParams, { id: args.userId }, 'args').id,
-            parseInput(apiKeyCreateBody, args.input, 'args.input'),
+            parseInput(apiKeyCreateBody, nullAsAbsent(args.input), 'args.input'),
           ),
         deleteMyApiKey: async (_p, args: Args, ctx) => {
           await apiKeys.deleteOwn(caller(ctx), parseInput(apiKeyIdParams, args, 'args').id);

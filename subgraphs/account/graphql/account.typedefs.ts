@@ -148,6 +148,11 @@ export const accountTypeDefs = parse(/* GraphQL */ `
     items: [Group!]!
   }
 
+  type ApiKeyPage {
+    total: Int!
+    items: [ApiKey!]!
+  }
+
   input OrganizationInput {
     name: String!
     active: Boolean
@@ -192,11 +197,24 @@ export const accountTypeDefs = parse(/* GraphQL */ `
     version: Int
   }
 
+  "A new group. A field left out or null takes its default: no description, no permissions, all sets."
   input GroupInput {
     name: String!
     description: String
     permissions: [String!]
+    "Library sets the group's Variable* permissions are restricted to; empty: all sets."
     variableSetIds: [Int!]
+  }
+
+  "A change of a group: a field left out or null keeps its stored value, one given replaces it."
+  input GroupUpdateInput {
+    name: String
+    description: String
+    "The whole list; permissions the caller cannot grant stay on the group."
+    permissions: [String!]
+    "Library sets the group's Variable* permissions are restricted to; empty: all sets."
+    variableSetIds: [Int!]
+    "The version read; a different stored version is CONFLICT."
     version: Int
   }
 
@@ -208,6 +226,7 @@ export const accountTypeDefs = parse(/* GraphQL */ `
     NoExpiry
   }
 
+  "A field left out or null takes its default: no description, OneHour."
   input ApiKeyInput {
     description: String
     expiry: ApiKeyExpiry
@@ -235,9 +254,9 @@ export const accountTypeDefs = parse(/* GraphQL */ `
     "Any session: the permission catalogue."
     permissions: [Permission!]!
     "Any session: the caller's keys, newest first."
-    myApiKeys: [ApiKey!]!
+    myApiKeys(take: Int, skip: Int): ApiKeyPage!
     "UserRead: an account's keys, newest first."
-    apiKeys(userId: ID!): [ApiKey!]!
+    apiKeys(userId: ID!, take: Int, skip: Int): ApiKeyPage!
   }
 
   type Mutation {
@@ -260,7 +279,7 @@ export const accountTypeDefs = parse(/* GraphQL */ `
     "UserCreate plus the grant check."
     createGroup(input: GroupInput!): Group!
     "UserUpdate plus the grant check."
-    updateGroup(id: Int!, input: GroupInput!): Group!
+    updateGroup(id: Int!, input: GroupUpdateInput!): Group!
     "UserDelete; answers the removed group."
     deleteGroup(id: Int!): Group!
     "UserUpdate, no grant check: the group's whole membership."

@@ -2,12 +2,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Caller } from '../../../platform/auth/caller.js';
 import { ACROSS_ORGANIZATIONS, scopeToOrganization } from '../../../platform/db/tenancy.js';
 import { BadRequestError, NotFoundError } from '../../../platform/errors/domain-errors.js';
+import type { ListQuery, Page } from '../../../platform/http/query-schemas.js';
 import { holds, requireCaller, requirePermission } from '../../../platform/permissions/authorize.js';
 import {
   expiryDate,
   generateApiKey,
   hashApiKey,
   isExpired,
+  keyHashPrefix,
   keyHint,
   sameKeyHash,
 } from '../domain/api-keys.js';
@@ -16,7 +18,7 @@ import { UserApiKey } from '../entities/user-api-key.entity.js';
 import { User } from '../entities/user.entity.js';
 import { permissionsOf } from './account-permissions.js';
 import { readerFor, recordAudit, type AccountDependencies } from './account-dependencies.js';
-import { apiKeyView } from './account-views.js';
+import { apiKeyRecord, apiKeyView } from './account-views.js';
 import type { ApiKeyCreateBody, ApiKeyCreatedView, ApiKeyView } from './api-key.schemas.js';
 import type { SessionAccountView } from './user.schemas.js';
 import { findUser } from './user.service.js';
@@ -32,17 +34,17 @@ export class ApiKeyService {
   constructor(private readonly deps: AccountDependencies) {}
 
   /** GET /users/me/apikeys: the caller's own keys, newest first. */
-  async listOwn(caller: Caller | undefined): Promise<ApiKeyView[]> {
+  async listOwn(caller: Caller | undefined, query: ListQuery): Promise<Page<ApiKeyView>> {
     const known = requireCaller(caller);
-    return this.listOf(readerFor(this.deps, known), known.accountId);
+    return this.listOf(readerFor(this.deps, known), known.accountId, query);
   }
 
   /** GET /users/{id}/apikeys: UserRead; newest first. */
-  async listFor(caller: Caller | undefined, userId: string): Promise<ApiKeyView[]> {
+  async listFor(caller: Caller | undefined, userId: string, query: ListQuery): Promise<Page<ApiKeyView>> {
     const known = requirePermission(caller, 'UserRead');
     const em = readerFor(this.deps, known);
     await findUser(em, userId);
-    return this.listOf(em, userId);
+    return this.listOf(em, userId, query);
   }
 
   /** POST /users/me/apikeys: ProfileCreateApiKey; NoExpiry also needs ProfileNeverExpiresApiKey, else 400 naming it. */
@@ -87,12 +89,14 @@ export class ApiKeyService {
   /**
    * POST /apikeys/lookup: anonymous. The account holding the key with this SHA-256, with its
    * groups' permissions. Unknown, revoked and expired keys, and keys of a disabled
-   * organization, all give the same 404.
+   * organization, all give the same 404. The database finds candidates by the hash's
+   * non-secret prefix; the constant-time compare of the whole hash picks the key.
    */
   async lookup(sha: string): Promise<SessionAccountView> {
     const em = this.deps.orm.em.fork();
-    const key = await em.findOne(UserApiKey, { keyHash: sha.toLowerCase() }, ACROSS_ORGANIZATIONS);
-    if (!key || !sameKeyHash(key.keyHash, sha) || isExpired(key.expiresAt, this.deps.clock.now())) {
+    const candidates = await em.find(UserApiKey, { keyHashPrefix: keyHashPrefix(sha) }, ACROSS_ORGANIZATIONS);
+    const key = candidates.find((candidate) => sameKeyHash(candidate.keyHash, sha));
+    if (!key || isExpired(key.expiresAt, this.deps.clock.now())) {
       throw new NotFoundError(KEY_NOT_FOUND);
     }
     const organization = await em.findOne(Organization, { id: key.organizationId, active: true });
@@ -114,10 +118,14 @@ export class ApiKeyService {
     };
   }
 
-  private async listOf(em: EntityManager, userId: string): Promise<ApiKeyView[]> {
-    const keys = await em.find(UserApiKey, { userId }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+  private async listOf(em: EntityManager, userId: string, query: ListQuery): Promise<Page<ApiKeyView>> {
+    const [keys, total] = await em.findAndCount(
+      UserApiKey,
+      { userId },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: query.take, offset: query.skip },
+    );
     const now = this.deps.clock.now();
-    return keys.map((key) => apiKeyView(key, now));
+    return { total, items: keys.map((key) => apiKeyView(key, now)) };
   }
 
   private assertExpiryAllowed(caller: Caller, body: ApiKeyCreateBody): void {
@@ -131,12 +139,14 @@ export class ApiKeyService {
   private mint(caller: Caller, userId: string, body: ApiKeyCreateBody): Promise<ApiKeyCreatedView> {
     const now = this.deps.clock.now();
     const apiKey = generateApiKey();
+    const keyHash = hashApiKey(apiKey);
     return this.deps.transactions.run(async ({ em, outbox }) => {
       await findUser(em, userId);
       const key = em.create(UserApiKey, {
         userId,
         organizationId: caller.organizationId,
-        keyHash: hashApiKey(apiKey),
+        keyHash,
+        keyHashPrefix: keyHashPrefix(keyHash),
         hint: keyHint(apiKey),
         description: body.description,
         createdAt: now,
@@ -148,7 +158,7 @@ export class ApiKeyService {
         entryType: 'UserApiKey',
         entityName: 'UserApiKey',
         entityId: key.id,
-        change: { action: 'Create', after: { ...apiKeyView(key, now), userId } },
+        change: { action: 'Create', after: apiKeyRecord(key, now) },
       });
       const { id, hint, description, createdAt, expiresAt } = apiKeyView(key, now);
       return { id, apiKey, hint, description, createdAt, expiresAt };
@@ -159,7 +169,7 @@ export class ApiKeyService {
     await this.deps.transactions.run(async ({ em, outbox }) => {
       const key = await em.findOne(UserApiKey, { id: keyId, userId });
       if (!key) throw NotFoundError.entity('API key', keyId);
-      const before = { ...apiKeyView(key, this.deps.clock.now()), userId };
+      const before = apiKeyRecord(key, this.deps.clock.now());
       await em.nativeDelete(UserApiKey, { id: keyId });
       recordAudit(this.deps, outbox, caller, {
         entryType: 'UserApiKey',

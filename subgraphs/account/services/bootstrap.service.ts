@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { raw } from '@mikro-orm/core';
+import { raw, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { scopeToOrganization } from '../../../platform/db/tenancy.js';
+import { SettingsError } from '../../../platform/config/settings.js';
+import { ACROSS_ORGANIZATIONS, scopeToOrganization } from '../../../platform/db/tenancy.js';
 import type { OutboxWriter } from '../../../platform/outbox/transaction-runner.js';
 import { PERMISSION_CATALOGUE } from '../../../platform/permissions/catalogue.js';
-import { hashApiKey, keyHint } from '../domain/api-keys.js';
+import { hashApiKey, keyHashPrefix, keyHint } from '../domain/api-keys.js';
 import { GroupMember } from '../entities/group-member.entity.js';
 import { Group } from '../entities/group.entity.js';
 import { Organization } from '../entities/organization.entity.js';
 import { UserApiKey } from '../entities/user-api-key.entity.js';
 import { User } from '../entities/user.entity.js';
 import type { AccountDependencies } from './account-dependencies.js';
-import { groupView, organizationView, userView } from './account-views.js';
+import { apiKeyRecord, groupView, organizationView, userView } from './account-views.js';
 
 export const SYSTEM_ORGANIZATION = 'System';
 export const SYSTEM_ADMINISTRATORS_GROUP = 'System administrators';
@@ -22,14 +23,21 @@ export const BOOTSTRAP_ACCOUNT_EMAIL = 'bootstrap@system.invalid';
  * organization `System`, its service account `bootstrap` in the group `System
  * administrators` holding every permission, and the key itself as a key of that account
  * that never expires. Idempotent across restarts and replicas (an advisory lock makes
- * concurrent starts take turns); a changed key replaces the old one.
+ * concurrent starts take turns); a changed key replaces the old one, and a start without
+ * the setting revokes it.
  */
 export class BootstrapService {
   constructor(private readonly deps: AccountDependencies) {}
 
-  async ensure(apiKey: string): Promise<void> {
+  /** At each start, with the value of SVC_BOOTSTRAP_API_KEY, if any. */
+  async apply(apiKey: string | undefined): Promise<void> {
+    if (apiKey) await this.ensure(apiKey);
+    else await this.revoke();
+  }
+
+  private async ensure(apiKey: string): Promise<void> {
     await this.deps.transactions.run(async ({ em, outbox }) => {
-      await em.execute(`select pg_advisory_xact_lock(hashtext('account-bootstrap'))`);
+      await this.takeTurn(em);
       const organization = await this.organization(em, outbox);
       scopeToOrganization(em, organization.id);
       const group = await this.group(em, outbox, organization.id);
@@ -39,6 +47,38 @@ export class BootstrapService {
       }
       await this.key(em, outbox, user, apiKey);
       await em.flush();
+    });
+  }
+
+  /**
+   * Without the setting, a bootstrap key left by an earlier start is deleted (with its audit
+   * entry), so removing SVC_BOOTSTRAP_API_KEY ends its use; the System organization, the
+   * account and the group stay, for the audit trail and for the next bootstrap.
+   */
+  private async revoke(): Promise<void> {
+    await this.deps.transactions.run(async ({ em, outbox }) => {
+      await this.takeTurn(em);
+      const keys = await em.find(UserApiKey, { bootstrap: true }, ACROSS_ORGANIZATIONS);
+      for (const key of keys) await this.removeKey(em, outbox, key);
+      if (keys.length > 0) {
+        this.deps.logger.info('SVC_BOOTSTRAP_API_KEY is unset: the bootstrap key was revoked');
+      }
+    });
+  }
+
+  /** Concurrent starts (replicas) take turns. */
+  private async takeTurn(em: EntityManager): Promise<void> {
+    await em.execute(`select pg_advisory_xact_lock(hashtext('account-bootstrap'))`);
+  }
+
+  private async removeKey(em: EntityManager, outbox: OutboxWriter, key: UserApiKey): Promise<void> {
+    const before = apiKeyRecord(key, this.deps.clock.now());
+    await em.nativeDelete(UserApiKey, { id: key.id }, ACROSS_ORGANIZATIONS);
+    this.deps.auditLog.record(outbox, this.author(key.organizationId), {
+      entryType: 'UserApiKey',
+      entityName: 'UserApiKey',
+      entityId: key.id,
+      change: { action: 'Delete', before },
     });
   }
 
@@ -162,39 +202,35 @@ export class BootstrapService {
     const keyHash = hashApiKey(apiKey);
     const current = await em.find(UserApiKey, { userId: user.id, bootstrap: true });
     if (current.some((key) => key.keyHash === keyHash)) return;
-    const author = this.author(user.organizationId);
-    for (const old of current) {
-      await em.nativeDelete(UserApiKey, { id: old.id });
-      this.deps.auditLog.record(outbox, author, {
-        entryType: 'UserApiKey',
-        entityName: 'UserApiKey',
-        entityId: old.id,
-        change: {
-          action: 'Delete',
-          before: { id: old.id, userId: user.id, hint: old.hint, description: old.description },
-        },
-      });
-    }
+    for (const old of current) await this.removeKey(em, outbox, old);
     const now = this.deps.clock.now();
     const key = em.create(UserApiKey, {
       userId: user.id,
       organizationId: user.organizationId,
       keyHash,
+      keyHashPrefix: keyHashPrefix(keyHash),
       hint: keyHint(apiKey),
       description: 'SVC_BOOTSTRAP_API_KEY',
       createdAt: now,
       expiresAt: null,
       bootstrap: true,
     });
-    await em.flush();
-    this.deps.auditLog.record(outbox, author, {
+    try {
+      await em.flush();
+    } catch (error) {
+      // Keys are unique across organizations: the value is some account's key already.
+      if (error instanceof UniqueConstraintViolationException) {
+        throw new SettingsError([
+          'SVC_BOOTSTRAP_API_KEY: this value is already an API key of an account; choose another value',
+        ]);
+      }
+      throw error;
+    }
+    this.deps.auditLog.record(outbox, this.author(user.organizationId), {
       entryType: 'UserApiKey',
       entityName: 'UserApiKey',
       entityId: key.id,
-      change: {
-        action: 'Create',
-        after: { id: key.id, userId: user.id, hint: key.hint, description: key.description, expiresAt: null },
-      },
+      change: { action: 'Create', after: apiKeyRecord(key, now) },
     });
   }
 }

@@ -5,23 +5,37 @@ const permissionName = z
   .string()
   .refine(isPermissionName, { error: (issue) => `unknown permission "${String(issue.input)}"` });
 
-/** POST /groups and PUT /groups/{id} (CONTRACT section 5). */
+const groupName = z.string().trim().min(1).max(200);
+const description = z.string().max(2000);
+const permissions = z.array(permissionName).max(100);
+const variableSetIds = z.array(z.number().int().positive()).max(1000);
+
+/** POST /groups (CONTRACT section 5). */
 export const groupBody = z.object({
-  name: z.string().trim().min(1).max(200),
-  description: z.string().max(2000).default(''),
-  permissions: z.array(permissionName).max(100).default([]),
-  variableSetIds: z
-    .array(z.number().int().positive())
-    .max(1000)
+  name: groupName,
+  description: description.default(''),
+  permissions: permissions.default([]),
+  variableSetIds: variableSetIds
     .default([])
-    .describe("Library sets the group's Variable* permissions are restricted to; empty: all sets."),
-  version: z
-    .number()
-    .int()
-    .optional()
-    .describe('On update: the version read; a different stored version is 409.'),
+    .describe("Library sets the group's Variable* permissions are restricted to; absent or empty: all sets."),
 });
 export type GroupBody = z.output<typeof groupBody>;
+
+/** PUT /groups/{id}: a field left out keeps its stored value, a field sent replaces it. */
+export const groupUpdateBody = z.object({
+  name: groupName.optional(),
+  description: description.optional(),
+  permissions: permissions
+    .optional()
+    .describe('The whole list; ones the caller cannot grant stay on the group. Absent: unchanged.'),
+  variableSetIds: variableSetIds
+    .optional()
+    .describe(
+      "Library sets the group's Variable* permissions are restricted to; empty: all sets. Absent: unchanged.",
+    ),
+  version: z.number().int().optional().describe('The version read; a different stored version is 409.'),
+});
+export type GroupUpdateBody = z.output<typeof groupUpdateBody>;
 
 export const groupMembersBody = z.object({ userIds: z.array(z.uuid()).max(10_000) });
 

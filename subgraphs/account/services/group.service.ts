@@ -1,3 +1,4 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Caller } from '../../../platform/auth/caller.js';
 import { withConstraintErrors } from '../../../platform/db/database-errors.js';
@@ -17,7 +18,7 @@ import { User } from '../entities/user.entity.js';
 import { replaceMemberships } from './account-permissions.js';
 import { readerFor, recordAudit, type AccountDependencies } from './account-dependencies.js';
 import { groupView } from './account-views.js';
-import type { GroupBody, GroupView } from './group.schemas.js';
+import type { GroupBody, GroupUpdateBody, GroupView } from './group.schemas.js';
 
 const duplicateName = 'Another group of this organization has this name.';
 
@@ -74,28 +75,38 @@ export class GroupService {
     }, known.organizationId);
   }
 
-  /** PUT /groups/{id}: UserUpdate plus the grant check; what the caller could not grant stays. */
-  async update(caller: Caller | undefined, id: number, body: GroupBody): Promise<GroupView> {
+  /**
+   * PUT /groups/{id}: UserUpdate plus the grant check; what the caller could not grant stays.
+   * A field left out keeps its stored value (so leaving out variableSetIds never widens a
+   * restricted group to every set). The group is read `for update`: of two PUTs sent with
+   * the same version, the second waits for the first, finds the version moved and is 409.
+   */
+  async update(caller: Caller | undefined, id: number, body: GroupUpdateBody): Promise<GroupView> {
     const known = requirePermission(caller, 'UserUpdate');
     return this.deps.transactions.run(async ({ em, outbox }) => {
-      const group = await findGroup(em, id);
+      const group = await findGroup(em, id, LockMode.PESSIMISTIC_WRITE);
       if (body.version !== undefined && body.version !== group.version) {
         throw new ConflictError(
           `Group ${id} was changed since version ${body.version}; it is at ${group.version}.`,
         );
       }
-      const decision = decideGrant(
-        known,
-        { permissions: group.permissions as PermissionName[], variableSetIds: group.variableSetIds },
-        body,
-      );
+      const stored = {
+        permissions: group.permissions as PermissionName[],
+        variableSetIds: group.variableSetIds,
+      };
+      const variableSetIds =
+        body.variableSetIds === undefined ? stored.variableSetIds : uniqueSorted(body.variableSetIds);
+      const decision = decideGrant(known, stored, {
+        permissions: body.permissions ?? stored.permissions,
+        variableSetIds,
+      });
       if (decision.rejected.length > 0) throw ForbiddenError.grantRefused(decision.rejected);
       const [before] = await this.views(em, [group]);
       em.assign(group, {
-        name: body.name,
-        description: body.description,
+        name: body.name ?? group.name,
+        description: body.description ?? group.description,
         permissions: decision.permissions,
-        variableSetIds: uniqueSorted(body.variableSetIds),
+        variableSetIds,
         version: group.version + 1,
         updatedAt: this.deps.clock.now(),
         updatedById: known.accountId,
@@ -116,7 +127,7 @@ export class GroupService {
   async remove(caller: Caller | undefined, id: number): Promise<GroupView> {
     const known = requirePermission(caller, 'UserDelete');
     return this.deps.transactions.run(async ({ em, outbox }) => {
-      const group = await findGroup(em, id);
+      const group = await findGroup(em, id, LockMode.PESSIMISTIC_WRITE);
       const [before] = await this.views(em, [group]);
       await em.nativeDelete(Group, { id });
       recordAudit(this.deps, outbox, known, {
@@ -130,11 +141,14 @@ export class GroupService {
     }, known.organizationId);
   }
 
-  /** PUT /groups/{id}/members: the whole membership; UserUpdate, no grant check (spec 4.2). */
+  /**
+   * PUT /groups/{id}/members: the whole membership; UserUpdate, no grant check (spec 4.2).
+   * A new version of the group, read `for update` like a PUT of its fields.
+   */
   async setMembers(caller: Caller | undefined, id: number, userIds: string[]): Promise<GroupView> {
     const known = requirePermission(caller, 'UserUpdate');
     return this.deps.transactions.run(async ({ em, outbox }) => {
-      const group = await findGroup(em, id);
+      const group = await findGroup(em, id, LockMode.PESSIMISTIC_WRITE);
       const wanted = [...new Set(userIds)];
       const users =
         wanted.length === 0 ? [] : await em.find(User, { id: { $in: wanted } }, { fields: ['id'] });
@@ -190,9 +204,12 @@ export class GroupService {
   }
 }
 
-/** The group with this id in `em`'s organization, or 404 (also for another organization's id). */
-export async function findGroup(em: EntityManager, id: number): Promise<Group> {
-  const group = await em.findOne(Group, { id });
+/**
+ * The group with this id in `em`'s organization, or 404 (also for another organization's
+ * id); with a lock mode, locked for the rest of the transaction.
+ */
+export async function findGroup(em: EntityManager, id: number, lockMode?: LockMode): Promise<Group> {
+  const group = await em.findOne(Group, { id }, lockMode === undefined ? {} : { lockMode });
   if (!group) throw NotFoundError.entity('Group', id);
   return group;
 }
