@@ -1,4 +1,5 @@
 import { decodeJwt } from 'jose';
+import { PERMISSION_CATALOGUE } from '../../platform/permissions/catalogue.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 import { eventually } from '../support/eventually.js';
 
@@ -38,9 +39,11 @@ async function graphql<T>(
 describe("issue 3 journey through the gateway: from the bootstrap key to a service account's token", () => {
   it("creates the organization, group, service account and key with GraphQL mutations; the key's token carries the group's permissions", async () => {
     const identity = system.client('identity');
-    const operator = (
-      await identity.post('/apikeyjwt', { headers: { 'x-svc-api': BOOTSTRAP_KEY } })
-    ).headers.get('x-svc-auth')!;
+    // CONTRACT 2: the bootstrap key is exchanged for a token.
+    const exchanged = await identity.post('/apikeyjwt', { headers: { 'x-svc-api': BOOTSTRAP_KEY } });
+    expect(exchanged.status).toBe(200);
+    const operator = exchanged.headers.get('x-svc-auth')!;
+    expect(decodeJwt(operator).permissions).toContain('PermissionsAllGlobal');
 
     const { createOrganization } = await graphql<{ createOrganization: { id: string; name: string } }>(
       operator,
@@ -56,7 +59,21 @@ describe("issue 3 journey through the gateway: from the bootstrap key to a servi
         providerUserId: 'grace-sub',
       },
     });
+    // CONTRACT 4: the administrator is provisioned and gets exactly the permissions of the Administrators group.
+    expect(login.status).toBe(200);
+    expect(login.headers.get('content-type')).toMatch(/^text\/plain/);
     const admin = login.text;
+    const adminClaims = decodeJwt(admin);
+    expect(adminClaims.org).toBe(createOrganization.id);
+    const { groups } = await graphql<{ groups: { items: { name: string; permissions: string[] }[] } }>(
+      admin,
+      '{ groups { items { name permissions } } }',
+    );
+    expect(groups.items.map((group) => group.name)).toEqual(['Administrators']);
+    expect(adminClaims.permissions).toEqual(groups.items[0]!.permissions);
+    expect(groups.items[0]!.permissions).toEqual(
+      PERMISSION_CATALOGUE.filter((p) => !p.globalPermission).map((p) => p.name),
+    );
 
     const { createGroup } = await graphql<{ createGroup: { id: number; permissions: string[] } }>(
       admin,
@@ -88,6 +105,7 @@ describe("issue 3 journey through the gateway: from the bootstrap key to a servi
     const machine = await identity.post('/apikeyjwt', {
       headers: { 'x-svc-api': createServiceAccountApiKey.apiKey },
     });
+    expect(machine.status).toBe(200);
     const claims = decodeJwt(machine.headers.get('x-svc-auth')!);
     expect(claims).toMatchObject({ sub: createUser.id, org: createOrganization.id });
     expect(claims.permissions).toEqual(['TagList', 'VariableList', 'VariableRead']);
@@ -160,10 +178,30 @@ describe('issue 3 account subgraph: the same checks as the REST facade', () => {
     const operator = (
       await system.client('identity').post('/apikeyjwt', { headers: { 'x-svc-api': BOOTSTRAP_KEY } })
     ).headers.get('x-svc-auth')!;
-    const auditor = await system.token({
-      organizationId: decodeJwt(operator).org as string,
-      permissions: ['AuditList'],
+    const systemId = decodeJwt(operator).org as string;
+    // An entry of its own, written by the bootstrap account, rather than whichever entry is newest.
+    const { createGroup } = await graphql<{ createGroup: { id: number } }>(
+      operator,
+      'mutation { createGroup(input: { name: "Audited by name" }) { id } }',
+    );
+    const auditor = await system.token({ organizationId: systemId, permissions: ['AuditList'] });
+    const conditions = [
+      { field: 'EntityName', operatorType: 'eq', value: 'Group' },
+      { field: 'EntityId', operatorType: 'eq', value: String(createGroup.id) },
+    ];
+    const named = await eventually(async () => {
+      const { auditEntries } = await graphql<{
+        auditEntries: { items: { action: string; loggedBy: { id: string; name: string } | null }[] };
+      }>(
+        auditor,
+        'query ($conditions: [AuditCondition!]) { auditEntries(conditions: $conditions) { items { action loggedBy { id name } } } }',
+        { conditions },
+      );
+      expect(auditEntries.items).toHaveLength(1);
+      return auditEntries.items[0]!;
     });
+    expect(named).toEqual({ action: 'Create', loggedBy: { id: decodeJwt(operator).sub, name: 'bootstrap' } });
+
     const response = await system
       .client('gateway')
       .post<
@@ -172,10 +210,12 @@ describe('issue 3 account subgraph: the same checks as the REST facade', () => {
         token: auditor,
         body: {
           query:
-            '{ auditEntries(take: 1, sortDescending: true) { items { loggedBy { name groups { name } } } } }',
+            'query ($conditions: [AuditCondition!]) { auditEntries(conditions: $conditions) { items { loggedBy { name groups { name } } } } }',
+          variables: { conditions },
         },
       });
-    expect(response.body.errors?.[0]?.extensions.code).toBe('FORBIDDEN');
-    expect(response.body.errors?.[0]?.path).toEqual(['auditEntries', 'items', 0, 'loggedBy', 'groups']);
+    expect(response.body.errors).toHaveLength(1);
+    expect(response.body.errors![0]!.extensions.code).toBe('FORBIDDEN');
+    expect(response.body.errors![0]!.path).toEqual(['auditEntries', 'items', 0, 'loggedBy', 'groups']);
   });
 });
