@@ -13,6 +13,7 @@ import { UserApiKey } from '../entities/user-api-key.entity.js';
 import { User } from '../entities/user.entity.js';
 import type { AccountDependencies } from './account-dependencies.js';
 import { apiKeyRecord, groupView, organizationView, userView } from './account-views.js';
+import { groupViews } from './group.service.js';
 
 export const SYSTEM_ORGANIZATION = 'System';
 export const SYSTEM_ADMINISTRATORS_GROUP = 'System administrators';
@@ -130,7 +131,7 @@ export class BootstrapService {
     if (found) {
       if (everything.every((name) => found.permissions.includes(name)) && found.variableSetIds.length === 0)
         return found;
-      const before = groupView(found, []);
+      const [before] = await groupViews(em, [found]);
       em.assign(found, {
         permissions: everything,
         variableSetIds: [],
@@ -143,7 +144,7 @@ export class BootstrapService {
         entityName: 'Group',
         entityId: found.id,
         version: found.version,
-        change: { action: 'Update', before, after: groupView(found, []) },
+        change: { action: 'Update', before: before!, after: (await groupViews(em, [found]))[0]! },
       });
       return found;
     }

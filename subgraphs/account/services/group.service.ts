@@ -34,13 +34,13 @@ export class GroupService {
       {},
       { orderBy: { name: 'asc', id: 'asc' }, limit: query.take, offset: query.skip },
     );
-    return { total, items: await this.views(em, groups) };
+    return { total, items: await groupViews(em, groups) };
   }
 
   async get(caller: Caller | undefined, id: number): Promise<GroupView> {
     const known = requirePermission(caller, 'UserRead');
     const em = readerFor(this.deps, known);
-    return (await this.views(em, [await findGroup(em, id)]))[0]!;
+    return (await groupViews(em, [await findGroup(em, id)]))[0]!;
   }
 
   /** POST /groups: UserCreate plus the grant check. */
@@ -101,7 +101,7 @@ export class GroupService {
         variableSetIds,
       });
       if (decision.rejected.length > 0) throw ForbiddenError.grantRefused(decision.rejected);
-      const [before] = await this.views(em, [group]);
+      const [before] = await groupViews(em, [group]);
       em.assign(group, {
         name: body.name ?? group.name,
         description: body.description ?? group.description,
@@ -112,7 +112,7 @@ export class GroupService {
         updatedById: known.accountId,
       });
       await withConstraintErrors(() => em.flush(), { unique: duplicateName });
-      const [after] = await this.views(em, [group]);
+      const [after] = await groupViews(em, [group]);
       recordAudit(this.deps, outbox, known, {
         entryType: 'Group',
         entityName: 'Group',
@@ -128,7 +128,7 @@ export class GroupService {
     const known = requirePermission(caller, 'UserDelete');
     return this.deps.transactions.run(async ({ em, outbox }) => {
       const group = await findGroup(em, id, LockMode.PESSIMISTIC_WRITE);
-      const [before] = await this.views(em, [group]);
+      const [before] = await groupViews(em, [group]);
       await em.nativeDelete(Group, { id });
       recordAudit(this.deps, outbox, known, {
         entryType: 'Group',
@@ -158,7 +158,7 @@ export class GroupService {
           { field: 'body.userIds', message: `unknown user ids: ${missing.join(', ')}` },
         ]);
       }
-      const [before] = await this.views(em, [group]);
+      const [before] = await groupViews(em, [group]);
       await replaceMemberships(
         em,
         await em.find(GroupMember, { groupId: id }),
@@ -170,7 +170,7 @@ export class GroupService {
         updatedById: known.accountId,
       });
       await em.flush();
-      const [after] = await this.views(em, [group]);
+      const [after] = await groupViews(em, [group]);
       recordAudit(this.deps, outbox, known, {
         entryType: 'Group',
         entityName: 'Group',
@@ -180,27 +180,6 @@ export class GroupService {
       });
       return after!;
     }, known.organizationId);
-  }
-
-  private async views(em: EntityManager, groups: Group[]): Promise<GroupView[]> {
-    const ids = groups.map((g) => g.id);
-    const memberships = ids.length === 0 ? [] : await em.find(GroupMember, { groupId: { $in: ids } });
-    const userIds = [...new Set(memberships.map((m) => m.userId))];
-    const users =
-      userIds.length === 0
-        ? []
-        : await em.find(
-            User,
-            { id: { $in: userIds } },
-            { fields: ['id', 'name', 'email'], orderBy: { name: 'asc' } },
-          );
-    return groups.map((group) => {
-      const members = new Set(memberships.filter((m) => m.groupId === group.id).map((m) => m.userId));
-      return groupView(
-        group,
-        users.filter((user) => members.has(user.id)),
-      );
-    });
   }
 }
 
@@ -216,4 +195,26 @@ export async function findGroup(em: EntityManager, id: number, lockMode?: LockMo
 
 function uniqueSorted(ids: readonly number[]): number[] {
   return [...new Set(ids)].sort((a, b) => a - b);
+}
+
+/** Groups as the API answers them, with their members (id, name, address) by name. */
+export async function groupViews(em: EntityManager, groups: Group[]): Promise<GroupView[]> {
+  const ids = groups.map((g) => g.id);
+  const memberships = ids.length === 0 ? [] : await em.find(GroupMember, { groupId: { $in: ids } });
+  const userIds = [...new Set(memberships.map((m) => m.userId))];
+  const users =
+    userIds.length === 0
+      ? []
+      : await em.find(
+          User,
+          { id: { $in: userIds } },
+          { fields: ['id', 'name', 'email'], orderBy: { name: 'asc' } },
+        );
+  return groups.map((group) => {
+    const members = new Set(memberships.filter((m) => m.groupId === group.id).map((m) => m.userId));
+    return groupView(
+      group,
+      users.filter((user) => members.has(user.id)),
+    );
+  });
 }
