@@ -245,6 +245,69 @@ describe('spec 5.6 / 8: a session can be renewed for RefreshDurationInMinutes fr
   });
 });
 
+describe('decisions "Renewal": a service account signs in only with its keys, so its sessions are not renewed', () => {
+  /** A key minted by the session's administrator, exchanged for a session of the key's account. */
+  async function keySession(
+    session: Session,
+    path: string,
+    expiry: string,
+  ): Promise<Session & { keyId: number }> {
+    const key = await account.post<{ id: number; apiKey: string }>(path, {
+      token: session.token,
+      body: { description: 'refresh test', expiry },
+    });
+    expect(key.status).toBe(201);
+    const exchanged = await identity.post('/apikeyjwt', { headers: { 'x-svc-api': key.body.apiKey } });
+    expect(exchanged.status).toBe(200);
+    const token = exchanged.headers.get('x-svc-auth')!;
+    return {
+      organizationId: session.organizationId,
+      userId: decodeJwt(token).sub!,
+      token,
+      keyId: key.body.id,
+    };
+  }
+
+  it("a service account's session from a OneHour key is refused (401), before and after the key is revoked and the token expired", async () => {
+    const session = await signIn();
+    const robot = await account.post<UserView>('/users', {
+      token: session.token,
+      body: {
+        name: 'Refresh Robot',
+        email: `robot-${randomUUID().slice(0, 8)}@robots.example`,
+        serviceAccount: true,
+      },
+    });
+    expect(robot.status).toBe(200);
+    const machine = await keySession(session, `/users/${robot.body.id}/apikeys`, 'OneHour');
+    expect(machine.userId).toBe(robot.body.id);
+
+    // Refused while the key is still valid: a key-only account renews by exchanging its key again.
+    const early = await refresh(machine);
+    expect(early.status).toBe(401);
+    expect(early.text).toContain('service account');
+
+    const revoked = await account.delete(`/users/${robot.body.id}/apikeys/${machine.keyId}`, {
+      token: session.token,
+    });
+    expect(revoked.status).toBe(204);
+    system.clock.advance((DURATION_MINUTES + 1) * MINUTE);
+    expect((await account.get('/users/me', { token: machine.token })).status).toBe(401);
+    const late = await refresh(machine);
+    expect(late.status).toBe(401);
+  });
+
+  it("a person's session from their own key is renewed like their login (same account)", async () => {
+    const session = await signIn();
+    const personal = await keySession(session, '/users/me/apikeys', 'OneDay');
+    expect(personal.userId).toBe(session.userId);
+    system.clock.advance(5 * MINUTE);
+    const renewed = await refresh(personal);
+    expect(renewed.status).toBe(200);
+    expect(decodeJwt(renewed.text)).toMatchObject({ sub: session.userId, org: session.organizationId });
+  });
+});
+
 describe('spec 5.7: from a browser, only origins in TokenRefresh:AllowedOrigins may refresh', () => {
   it('an allowed Origin gets Access-Control-Allow-Origin with credentials', async () => {
     const session = await signIn();

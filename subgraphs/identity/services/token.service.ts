@@ -88,7 +88,9 @@ export class TokenService {
   /**
    * POST /refreshjwt: renews the presented session, which must be the one the body names and
    * within its refresh window (Jwt:RefreshDurationInMinutes from when it began). Reads the
-   * permissions again; creates and changes nothing.
+   * permissions again; creates and changes nothing. A service account signs in only with its
+   * keys, so its sessions are not renewed: a revoked or expired key ends them within
+   * Jwt:DurationInMinutes, not a refresh window later.
    */
   async refresh(presented: string | undefined, body: RefreshJwtBody): Promise<string> {
     if (!presented) throw new UnauthorizedError('The session token to renew is required.');
@@ -102,6 +104,11 @@ export class TokenService {
     }
     const current = await this.deps.account.permissionsOf(body.userId, body.orgId);
     if (!current) throw new UnauthorizedError('The account no longer exists; sign in again.');
+    if (current.serviceAccount) {
+      throw new UnauthorizedError(
+        "A service account's session is not renewed; exchange its API key for a new token.",
+      );
+    }
     const token = await this.mint({
       sub: body.userId,
       org: body.orgId,
