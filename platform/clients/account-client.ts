@@ -19,6 +19,7 @@ export type SessionAccount = z.output<typeof sessionAccount>;
 const accountPermissions = z.object({
   userId: z.uuid(),
   organizationId: z.uuid(),
+  serviceAccount: z.boolean(),
   permissions: z.array(z.string()),
   variableSets: z.record(z.string(), z.array(z.number().int())),
 });

@@ -97,6 +97,7 @@ export const userPermissionsView = z
   .object({
     userId: z.uuid(),
     organizationId: z.uuid(),
+    serviceAccount: z.boolean(),
     permissions: z.array(z.string()),
     variableSets: z.record(z.string(), z.array(z.number().int())),
   })

@@ -249,9 +249,9 @@ export class UserService {
     if (!(await em.findOne(Organization, { id: organizationId, active: true }))) {
       throw NotFoundError.entity('Organization', organizationId);
     }
-    await findUser(em, userId);
+    const user = await findUser(em, userId);
     const { permissions, variableSets } = await permissionsOf(em, userId);
-    return { userId, organizationId, permissions, variableSets };
+    return { userId, organizationId, serviceAccount: user.serviceAccount, permissions, variableSets };
   }
 
   private async view(em: EntityManager, user: User): Promise<UserView> {
