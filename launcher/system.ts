@@ -86,6 +86,11 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
         cleanups,
         (service) => started[service]?.url,
       );
+      const queue = platform.queue;
+      let closing: Promise<void> | undefined;
+      const closeQueue = (): Promise<void> => (closing ??= queue.close());
+      // Registered now too, so a service that fails to start leaves no open connection behind.
+      cleanups.push(closeQueue);
       for (const name of services) {
         const service = await SERVICE_STARTERS[name](platform);
         started[name] = service;
@@ -93,8 +98,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
         cleanups.push(() => service.stop());
       }
       // Closed before the services stop: running handlers finish before the databases close.
-      const queue = platform.queue;
-      cleanups.push(() => queue.close());
+      cleanups.push(closeQueue);
     }
 
     if (processes.includes('gateway')) {

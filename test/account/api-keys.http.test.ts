@@ -337,8 +337,7 @@ describe('spec 4.2 key creation rule 4: keys are unique across organizations', (
     await expect(
       startTestSystem({
         processes: ['account'],
-        // The in-process queue: the launcher does not yet close a NATS connection when a service's start fails.
-        overrides: { SVC_BOOTSTRAP_API_KEY: key, NATS_URL: undefined },
+        overrides: { SVC_BOOTSTRAP_API_KEY: key },
         databaseUrl: system.databaseUrl,
       }),
     ).rejects.toThrow(/SVC_BOOTSTRAP_API_KEY: this value is already an API key of an account/);
