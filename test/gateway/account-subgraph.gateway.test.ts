@@ -96,6 +96,44 @@ interface CreatedKey {
   expiresAt: string | null;
 }
 
+describe('decision "Updates", through GraphQL: updateOrganization and updateUser change only the fields they send', () => {
+  it('updateOrganization with only a name keeps the organization disabled and keeps its account patterns', async () => {
+    const token = await system.token({
+      permissions: ['GlobalOrganizationCreate', 'GlobalOrganizationUpdate', 'GlobalOrganizationRead'],
+    });
+    const created = await data<{ createOrganization: { id: string } }>(
+      token,
+      'mutation ($input: OrganizationInput!) { createOrganization(input: $input) { id } }',
+      { input: { name: 'Partial Org', active: false, accountPatterns: ['@partial\\.example$'] } },
+    );
+    const updated = await data<{
+      updateOrganization: { name: string; active: boolean; accountPatterns: string[]; version: number };
+    }>(
+      token,
+      `mutation ($id: ID!, $input: OrganizationUpdateInput!) {
+        updateOrganization(id: $id, input: $input) { name active accountPatterns version }
+      }`,
+      { id: created.createOrganization.id, input: { name: 'Partial Org renamed' } },
+    );
+    expect(updated.updateOrganization).toEqual({
+      name: 'Partial Org renamed',
+      active: false,
+      accountPatterns: ['@partial\\.example$'],
+      version: 2,
+    });
+  });
+
+  it("updateUser with only a name keeps the account's address", async () => {
+    const user = await createUser(system, orgA, { name: 'Partial Person' });
+    const updated = await data<{ updateUser: { name: string; email: string } }>(
+      await tokenA(['UserUpdate', 'UserRead']),
+      'mutation ($id: ID!, $input: UserUpdateInput!) { updateUser(id: $id, input: $input) { name email } }',
+      { id: user.id, input: { name: 'Partial Person renamed' } },
+    );
+    expect(updated.updateUser).toEqual({ name: 'Partial Person renamed', email: user.email });
+  });
+});
+
 describe('spec 4.2 GET /permissions, through the account subgraph: the permissions query answers the catalogue', () => {
   it('to any session, every entry with name, value, globalPermission and dependsOn, as the catalogue has it', async () => {
     const answer = await data<{ permissions: unknown[] }>(

@@ -11,6 +11,7 @@ import { accountApiKeyParams, apiKeyCreateBody, apiKeyIdParams } from '../servic
 import { groupBody, groupIdParams, groupMembersBody, groupUpdateBody } from '../services/group.schemas.js';
 import {
   organizationBody,
+  organizationUpdateBody,
   providerCheckBody,
   type OrganizationView,
 } from '../services/organization.schemas.js';
@@ -93,7 +94,7 @@ export function accountSubgraph(services: AccountServices): SubgraphDefinition {
           organizations.update(
             caller(ctx),
             parseInput(userIdParams, args, 'args').id,
-            parseInput(organizationBody, args.input, 'args.input'),
+            parseInput(organizationUpdateBody, args.input, 'args.input'),
           ),
         deleteOrganization: (_p, args: Args, ctx) =>
           organizations.remove(caller(ctx), parseInput(userIdParams, args, 'args').id),

@@ -164,7 +164,22 @@ export const accountTypeDefs = parse(/* GraphQL */ `
     logo: String
     logoContentType: String
     customCss: String
-    "On update: the version read; a different stored version is CONFLICT."
+  }
+
+  "A change of an organization: a field left out keeps its stored value, one given replaces it; null clears pricingBand, logo with logoContentType, and customCss."
+  input OrganizationUpdateInput {
+    name: String
+    active: Boolean
+    accountPatterns: [String!]
+    adminEmails: [String!]
+    additionalCredits: Int
+    pricingBand: String
+    "The whole list; a provider sent without clientSecret keeps the stored secret of the same provider and client id."
+    providers: [IdentityProviderInput!]
+    logo: String
+    logoContentType: String
+    customCss: String
+    "The version read; a different stored version is CONFLICT."
     version: Int
   }
 
@@ -189,9 +204,11 @@ export const accountTypeDefs = parse(/* GraphQL */ `
     serviceAccount: Boolean
   }
 
+  "A change of an account: a field left out keeps its stored value, one given replaces it; null clears profileImage."
   input UserUpdateInput {
-    name: String!
-    email: String!
+    name: String
+    email: String
+    "Cannot change; when given it must match."
     serviceAccount: Boolean
     profileImage: String
     version: Int
@@ -263,7 +280,7 @@ export const accountTypeDefs = parse(/* GraphQL */ `
     "GlobalOrganizationCreate; also creates its Administrators group."
     createOrganization(input: OrganizationInput!): Organization!
     "GlobalOrganizationUpdate."
-    updateOrganization(id: ID!, input: OrganizationInput!): Organization!
+    updateOrganization(id: ID!, input: OrganizationUpdateInput!): Organization!
     "GlobalOrganizationDelete; answers the removed organization."
     deleteOrganization(id: ID!): Organization!
     "GlobalOrganizationRead and GlobalOrganizationUpdate or GlobalOrganizationCreate."
