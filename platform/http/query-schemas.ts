@@ -17,6 +17,12 @@ export const booleanInput = z
 
 const DECIMAL_INTEGER = /^-?\d+$/;
 
+/** The largest id a PostgreSQL `integer` column holds. */
+export const MAX_INTEGER_ID = 2_147_483_647;
+
+/** A record's integer id in a path, from 1 to the largest `integer`. */
+export const integerIdInput = () => integerInput(1, MAX_INTEGER_ID);
+
 /**
  * An integer within bounds, from a query string or path (decimal digits, optionally after
  * a minus, which the bounds then judge) or from a typed caller such as a GraphQL resolver

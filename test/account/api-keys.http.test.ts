@@ -490,6 +490,16 @@ describe('spec 4.2 / spec 5.13: DELETE /users/me/apikeys/{id} needs no permissio
       404,
     );
   });
+
+  it('a key id that is not plain decimal digits is 400 naming path.id, and the key stays', async () => {
+    const created = await mintOwn({ description: 'kept' });
+    const response = await account.delete(`/users/me/apikeys/${created.id}.0`, {
+      token: await personToken([]),
+    });
+    expect(response.status).toBe(400);
+    expect(response.text).toContain('path.id');
+    expect((await lookup(created.apiKey)).status).toBe(200);
+  });
 });
 
 describe('spec 4.2 / spec 5.13: DELETE /users/{id}/apikeys/{apiKeyId} needs UserDelete and answers 204', () => {

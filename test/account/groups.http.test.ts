@@ -91,6 +91,21 @@ describe('spec 4.2: GET /groups needs UserList, GET /groups/{id} needs UserRead'
     expect((await account.get(`/groups/${group.id}`, { token: await allBut('UserRead') })).status).toBe(403);
     expect((await account.get('/groups/999999', { token: await tokenA(['UserRead']) })).status).toBe(404);
   });
+
+  it('an id that is not plain decimal digits is 400 naming path.id, never read as another number', async () => {
+    const group = await createGroup(system, orgA, { name: uniqueName('Decimal') });
+    for (const written of [
+      `${group.id}.0`,
+      `0x${group.id.toString(16)}`,
+      `${group.id}e0`,
+      '0',
+      '2147483648',
+    ]) {
+      const response = await account.get(`/groups/${written}`, { token: await tokenA(['UserRead']) });
+      expect([written, response.status]).toEqual([written, 400]);
+      expect(response.text).toContain('path.id');
+    }
+  });
 });
 
 describe('spec 4.2 / CONTRACT 5: POST /groups needs UserCreate plus the grant check; body name, description, permissions, variableSetIds', () => {

@@ -90,8 +90,10 @@ async function snapshotB() {
   return {
     users: await get<{ items: UserView[] }>('/users'),
     groups: await get<{ items: GroupView[] }>('/groups'),
-    serviceAccountKeys: await get<ApiKeyView[]>(`/users/${idsB.serviceAccountId}/apikeys`),
-    ownKeys: await get<ApiKeyView[]>(`/users/${idsB.userId}/apikeys`),
+    serviceAccountKeys: await get<{ total: number; items: ApiKeyView[] }>(
+      `/users/${idsB.serviceAccountId}/apikeys`,
+    ),
+    ownKeys: await get<{ total: number; items: ApiKeyView[] }>(`/users/${idsB.userId}/apikeys`),
     permissions: await permissionsOf(account, orgB, idsB.userId),
     lookups: await Promise.all(
       keysB.map(

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { integerIdInput } from '../../../platform/http/query-schemas.js';
 import { API_KEY_EXPIRIES } from '../domain/api-keys.js';
 
 export const apiKeyCreateBody = z.object({
@@ -37,9 +38,9 @@ export const apiKeyLookupBody = z.object({
 });
 
 export const apiKeyIdParams = z.object({
-  id: z.coerce.number({ error: 'must be an integer' }).int().positive(),
+  id: integerIdInput(),
 });
 export const accountApiKeyParams = z.object({
   id: z.uuid(),
-  apiKeyId: z.coerce.number({ error: 'must be an integer' }).int().positive(),
+  apiKeyId: integerIdInput(),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { integerIdInput } from '../../../platform/http/query-schemas.js';
 import { isPermissionName } from '../../../platform/permissions/catalogue.js';
 
 const permissionName = z
@@ -40,7 +41,7 @@ export type GroupUpdateBody = z.output<typeof groupUpdateBody>;
 export const groupMembersBody = z.object({ userIds: z.array(z.uuid()).max(10_000) });
 
 export const groupIdParams = z.object({
-  id: z.coerce.number({ error: 'must be an integer' }).int().positive(),
+  id: integerIdInput(),
 });
 
 export const groupView = z
