@@ -1,7 +1,7 @@
-import { createServer } from 'node:net';
 import { startGateway, type RunningGateway } from '../../gateway/gateway.js';
 import { readSupergraph } from '../../gateway/supergraph.js';
 import { createLogger } from '../../platform/logging/logger.js';
+import { freePort } from '../support/free-port.js';
 import { HttpClient } from '../support/http-client.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 
@@ -50,7 +50,7 @@ describe('issue 2 gateway: a subgraph that is down is named, its internal addres
   let downPort: number;
 
   beforeAll(async () => {
-    downPort = await closedPort();
+    downPort = await freePort(); // nothing listens there
     gateway = await startGateway({
       supergraphSdl: readSupergraph(),
       subgraphUrls: {
@@ -97,16 +97,3 @@ describe('issue 2 gateway: an IPv6 HOST is written in brackets in its address', 
     }
   });
 });
-
-/** A port nothing listens on: bound once to learn a free one, then released. */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}

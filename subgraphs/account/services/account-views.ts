@@ -1,3 +1,4 @@
+import type { AuditRecord } from '../../../platform/audit-log/audit-log.js';
 import type { Settings } from '../../../platform/config/settings.js';
 import { isExpired } from '../domain/api-keys.js';
 import { totalCredits } from '../domain/credits.js';
@@ -107,4 +108,17 @@ export function apiKeyView(key: UserApiKey, now: Date): ApiKeyView {
 /** A key as its audit entries keep it: as lists show it, with its owner. */
 export function apiKeyRecord(key: UserApiKey, now: Date): ApiKeyView & { userId: string } {
   return { ...apiKeyView(key, now), userId: key.userId };
+}
+
+/**
+ * The audit record of a key's removal, whether revoked or removed with its account or
+ * organization: the entry keeps the record (spec 3).
+ */
+export function apiKeyDeletion(key: UserApiKey, now: Date): AuditRecord {
+  return {
+    entryType: 'UserApiKey',
+    entityName: 'UserApiKey',
+    entityId: key.id,
+    change: { action: 'Delete', before: apiKeyRecord(key, now) },
+  };
 }

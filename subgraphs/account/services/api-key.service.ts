@@ -18,7 +18,7 @@ import { UserApiKey } from '../entities/user-api-key.entity.js';
 import { User } from '../entities/user.entity.js';
 import { permissionsOf } from './account-permissions.js';
 import { readerFor, recordAudit, type AccountDependencies } from './account-dependencies.js';
-import { apiKeyRecord, apiKeyView } from './account-views.js';
+import { apiKeyDeletion, apiKeyRecord, apiKeyView } from './account-views.js';
 import type { ApiKeyCreateBody, ApiKeyCreatedView, ApiKeyView } from './api-key.schemas.js';
 import type { SessionAccountView } from './user.schemas.js';
 import { findUser } from './user.service.js';
@@ -169,14 +169,9 @@ export class ApiKeyService {
     await this.deps.transactions.run(async ({ em, outbox }) => {
       const key = await em.findOne(UserApiKey, { id: keyId, userId });
       if (!key) throw NotFoundError.entity('API key', keyId);
-      const before = apiKeyRecord(key, this.deps.clock.now());
+      const deletion = apiKeyDeletion(key, this.deps.clock.now());
       await em.nativeDelete(UserApiKey, { id: keyId });
-      recordAudit(this.deps, outbox, caller, {
-        entryType: 'UserApiKey',
-        entityName: 'UserApiKey',
-        entityId: keyId,
-        change: { action: 'Delete', before },
-      });
+      recordAudit(this.deps, outbox, caller, deletion);
     }, caller.organizationId);
   }
 }

@@ -12,7 +12,7 @@ import { Organization } from '../entities/organization.entity.js';
 import { UserApiKey } from '../entities/user-api-key.entity.js';
 import { User } from '../entities/user.entity.js';
 import type { AccountDependencies } from './account-dependencies.js';
-import { apiKeyRecord, groupView, organizationView, userView } from './account-views.js';
+import { apiKeyDeletion, apiKeyRecord, groupView, organizationView, userView } from './account-views.js';
 import { groupViews } from './group.service.js';
 
 export const SYSTEM_ORGANIZATION = 'System';
@@ -73,14 +73,9 @@ export class BootstrapService {
   }
 
   private async removeKey(em: EntityManager, outbox: OutboxWriter, key: UserApiKey): Promise<void> {
-    const before = apiKeyRecord(key, this.deps.clock.now());
+    const deletion = apiKeyDeletion(key, this.deps.clock.now());
     await em.nativeDelete(UserApiKey, { id: key.id }, ACROSS_ORGANIZATIONS);
-    this.deps.auditLog.record(outbox, this.author(key.organizationId), {
-      entryType: 'UserApiKey',
-      entityName: 'UserApiKey',
-      entityId: key.id,
-      change: { action: 'Delete', before },
-    });
+    this.deps.auditLog.record(outbox, this.author(key.organizationId), deletion);
   }
 
   private author(organizationId: string) {

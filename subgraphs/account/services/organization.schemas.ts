@@ -10,17 +10,22 @@ function providerRules(value: Parameters<typeof providerInputIssues>[0], context
   }
 }
 
+/** What identifies a provider, stored on an organization and checked alike. */
+const providerFields = {
+  provider: z.enum(PROVIDERS),
+  clientId: z.string().trim().min(1).max(200),
+  tenantId: z
+    .string()
+    .trim()
+    .max(200)
+    .nullable()
+    .optional()
+    .describe('Entra: required, the Directory (tenant) ID (a GUID) or a verified domain of the tenant.'),
+};
+
 const providerInput = z
   .object({
-    provider: z.enum(PROVIDERS),
-    clientId: z.string().trim().min(1).max(200),
-    tenantId: z
-      .string()
-      .trim()
-      .max(200)
-      .nullable()
-      .optional()
-      .describe('Entra: required, the Directory (tenant) ID (a GUID) or a verified domain of the tenant.'),
+    ...providerFields,
     clientSecret: z
       .string()
       .min(1)
@@ -191,18 +196,7 @@ export const creditsView = z
 
 /** The provider check's body: what is stored for a provider, with the secret required. */
 export const providerCheckBody = z
-  .object({
-    provider: z.enum(PROVIDERS),
-    clientId: z.string().trim().min(1).max(200),
-    tenantId: z
-      .string()
-      .trim()
-      .max(200)
-      .nullable()
-      .optional()
-      .describe('Entra: required, the Directory (tenant) ID (a GUID) or a verified domain of the tenant.'),
-    clientSecret: z.string().min(1).max(1000),
-  })
+  .object({ ...providerFields, clientSecret: z.string().min(1).max(1000) })
   .superRefine(providerRules);
 
 export type ProviderCheckBody = z.output<typeof providerCheckBody>;

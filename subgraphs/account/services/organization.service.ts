@@ -21,7 +21,7 @@ import { Organization, type StoredIdentityProvider } from '../entities/organizat
 import { UserApiKey } from '../entities/user-api-key.entity.js';
 import { User } from '../entities/user.entity.js';
 import { recordAudit, type AccountDependencies } from './account-dependencies.js';
-import { apiKeyRecord, groupView, organizationView, signInView } from './account-views.js';
+import { apiKeyDeletion, groupView, organizationView, signInView } from './account-views.js';
 import type { ProviderCheckInput, ProviderCheckResult } from './identity-provider-check.js';
 import type {
   OrganizationBody,
@@ -272,14 +272,7 @@ export class OrganizationService {
     const keys = await em.find(UserApiKey, {}, { orderBy: { id: 'asc' } });
     const groups = await em.find(Group, {}, { orderBy: { id: 'asc' } });
     const memberships = await em.find(GroupMember, {});
-    for (const key of keys) {
-      recordAudit(this.deps, outbox, caller, {
-        entryType: 'UserApiKey',
-        entityName: 'UserApiKey',
-        entityId: key.id,
-        change: { action: 'Delete', before: apiKeyRecord(key, now) },
-      });
-    }
+    for (const key of keys) recordAudit(this.deps, outbox, caller, apiKeyDeletion(key, now));
     for (const view of await userViews(em, users)) {
       recordAudit(this.deps, outbox, caller, {
         entryType: 'User',

@@ -20,7 +20,7 @@ import { UserIdentity } from '../entities/user-identity.entity.js';
 import { User } from '../entities/user.entity.js';
 import { groupsOf, permissionsOf, replaceMemberships } from './account-permissions.js';
 import { readerFor, recordAudit, type AccountDependencies } from './account-dependencies.js';
-import { apiKeyRecord, userView } from './account-views.js';
+import { apiKeyDeletion, userView } from './account-views.js';
 import type { UserCreateBody, UserPermissionsView, UserUpdateBody, UserView } from './user.schemas.js';
 
 const duplicateEmail = 'Another account of this organization has this email address.';
@@ -183,14 +183,7 @@ export class UserService {
       const keys = await em.find(UserApiKey, { userId: id }, { orderBy: { id: 'asc' } });
       const now = this.deps.clock.now();
       await em.nativeDelete(User, { id });
-      for (const key of keys) {
-        recordAudit(this.deps, outbox, known, {
-          entryType: 'UserApiKey',
-          entityName: 'UserApiKey',
-          entityId: key.id,
-          change: { action: 'Delete', before: apiKeyRecord(key, now) },
-        });
-      }
+      for (const key of keys) recordAudit(this.deps, outbox, known, apiKeyDeletion(key, now));
       recordAudit(this.deps, outbox, known, {
         entryType: 'User',
         entityName: 'User',
