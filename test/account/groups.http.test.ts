@@ -610,26 +610,72 @@ describe('spec 4.2 / CONTRACT 6: the version check of PUT /groups/{id} is atomic
     expect(await readGroup(group.id)).toEqual(winner);
   });
 
-  it('a PUT racing a membership change of the same group: each change that succeeds takes a version of its own, none is lost', async () => {
+  it('a PUT racing a membership change of the same group: each change that succeeds takes a version of its own and is applied, none is lost', async () => {
     const member = await createUser(system, orgA, { name: 'Racing Member' });
     const group = await createGroup(system, orgA, { name: uniqueName('Raced members') });
     const token = await tokenA(ORGANIZATION_PERMISSIONS);
     for (let round = 0; round < 5; round++) {
       const current = await readGroup(group.id);
+      const userIds = round % 2 === 0 ? [member.id] : [];
       const [update, members] = await Promise.all([
         account.put(`/groups/${group.id}`, {
           token,
           body: { description: `round ${round}`, version: current.version },
         }),
-        account.put(`/groups/${group.id}/members`, {
+        account.put(`/groups/${group.id}/members`, { token, body: { userIds } }),
+      ]);
+      // The members PUT carries no version: it always applies. The other may find it moved.
+      expect(members.status).toBe(200);
+      expect([200, 409]).toContain(update.status);
+      const after = await readGroup(group.id);
+      expect(after.version).toBe(current.version + (update.status === 200 ? 2 : 1));
+      expect(after.description).toBe(update.status === 200 ? `round ${round}` : current.description);
+      expect(after.members.map((m) => m.id)).toEqual(userIds);
+    }
+  });
+});
+
+describe('decisions "Row locks": PUT /groups/{id}/members and PUT /users/{id}/groups lock different rows `for no key update`, and adding one membership from both sides at once is no conflict', () => {
+  it('30 pairs sent at once, adding then removing the same membership from both sides: every answer is 200, and the membership ends as they set it', async () => {
+    const user = await createUser(system, orgA, { name: 'Both Sides' });
+    const group = await createGroup(system, orgA, { name: uniqueName('Both sides') });
+    const token = await tokenA(ORGANIZATION_PERMISSIONS);
+    for (let round = 0; round < 30; round++) {
+      const adding = round % 2 === 0;
+      const [fromGroup, fromUser] = await Promise.all([
+        account.put<GroupView>(`/groups/${group.id}/members`, {
           token,
-          body: { userIds: round % 2 === 0 ? [member.id] : [] },
+          body: { userIds: adding ? [user.id] : [] },
+        }),
+        account.put<UserView>(`/users/${user.id}/groups`, {
+          token,
+          body: { groupIds: adding ? [group.id] : [] },
         }),
       ]);
-      const after = await readGroup(group.id);
-      const changes = [update.status, members.status].filter((status) => status === 200).length;
-      expect([update.status, members.status].every((status) => status === 200 || status === 409)).toBe(true);
-      expect(after.version).toBe(current.version + changes);
+      expect([round, fromGroup.status, fromUser.status]).toEqual([round, 200, 200]);
+      expect((await readGroup(group.id)).members.map((m) => m.id)).toEqual(adding ? [user.id] : []);
+    }
+  });
+
+  it('pairs that disagree (the group adds the account, the account leaves the group) both answer 200, and the membership ends as one of them set it', async () => {
+    const user = await createUser(system, orgA, { name: 'Disagreeing' });
+    const group = await createGroup(system, orgA, { name: uniqueName('Disagreeing') });
+    const token = await tokenA(ORGANIZATION_PERMISSIONS);
+    for (let round = 0; round < 10; round++) {
+      const groupAdds = round % 2 === 0;
+      const [fromGroup, fromUser] = await Promise.all([
+        account.put<GroupView>(`/groups/${group.id}/members`, {
+          token,
+          body: { userIds: groupAdds ? [user.id] : [] },
+        }),
+        account.put<UserView>(`/users/${user.id}/groups`, {
+          token,
+          body: { groupIds: groupAdds ? [] : [group.id] },
+        }),
+      ]);
+      expect([round, fromGroup.status, fromUser.status]).toEqual([round, 200, 200]);
+      const members = (await readGroup(group.id)).members.map((m) => m.id);
+      expect([[user.id], []]).toContainEqual(members);
     }
   });
 });

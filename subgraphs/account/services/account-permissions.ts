@@ -32,9 +32,11 @@ export async function groupsOf(em: EntityManager, userIds: string[]): Promise<Ma
 }
 
 /**
- * Makes `current` memberships become `wanted`: removes those no longer wanted and adds the
- * new ones, leaving the rest untouched, through the unit of work (a bulk delete followed by
- * re-creating the same rows would be undone by the identity map).
+ * Makes `current` memberships become `wanted`: deletes those no longer wanted and inserts the
+ * new ones, leaving the rest untouched. The insert is `on conflict do nothing`: the same
+ * membership added at once from the group's side and the account's side (which lock different
+ * rows) is added once, and both requests succeed. Straight to the database, past the unit of
+ * work, so the identity map holds no stale copy to write back.
  */
 export async function replaceMemberships(
   em: EntityManager,
@@ -44,7 +46,19 @@ export async function replaceMemberships(
   const key = (m: { groupId: number; userId: string }): string => `${m.groupId}/${m.userId}`;
   const wantedKeys = new Set(wanted.map(key));
   const currentKeys = new Set(current.map(key));
-  for (const membership of current) if (!wantedKeys.has(key(membership))) em.remove(membership);
-  for (const membership of wanted) if (!currentKeys.has(key(membership))) em.create(GroupMember, membership);
-  await em.flush();
+  const removed = current.filter((membership) => !wantedKeys.has(key(membership)));
+  const added = wanted.filter((membership) => !currentKeys.has(key(membership)));
+  if (removed.length > 0) {
+    await em.nativeDelete(GroupMember, {
+      $or: removed.map(({ groupId, userId }) => ({ groupId, userId })),
+    });
+  }
+  if (added.length > 0) {
+    await em
+      .createQueryBuilder(GroupMember)
+      .insert(added)
+      .onConflict(['groupId', 'userId'])
+      .ignore()
+      .execute();
+  }
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Caller } from '../../../platform/auth/caller.js';
+import { withConstraintErrors } from '../../../platform/db/database-errors.js';
 import { ACROSS_ORGANIZATIONS, scopeToOrganization } from '../../../platform/db/tenancy.js';
 import { BadRequestError, NotFoundError } from '../../../platform/errors/domain-errors.js';
 import type { ListQuery, Page } from '../../../platform/http/query-schemas.js';
@@ -153,7 +154,11 @@ export class ApiKeyService {
         expiresAt: expiryDate(body.expiry, now),
         bootstrap: false,
       });
-      await em.flush();
+      // The account was deleted meanwhile, alone or with its organization: whoever deletes it
+      // locks it first, so a key is either refused here or recorded by that delete.
+      await withConstraintErrors(() => em.flush(), {
+        foreignKey: () => NotFoundError.entity('User', userId),
+      });
       recordAudit(this.deps, outbox, caller, {
         entryType: 'UserApiKey',
         entityName: 'UserApiKey',
@@ -170,7 +175,9 @@ export class ApiKeyService {
       const key = await em.findOne(UserApiKey, { id: keyId, userId });
       if (!key) throw NotFoundError.entity('API key', keyId);
       const deletion = apiKeyDeletion(key, this.deps.clock.now());
-      await em.nativeDelete(UserApiKey, { id: keyId });
+      // Removed meanwhile with its account or organization, whose delete recorded it.
+      if ((await em.nativeDelete(UserApiKey, { id: keyId })) === 0)
+        throw NotFoundError.entity('API key', keyId);
       recordAudit(this.deps, outbox, caller, deletion);
     }, caller.organizationId);
   }

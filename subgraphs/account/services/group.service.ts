@@ -16,6 +16,7 @@ import { GroupMember } from '../entities/group-member.entity.js';
 import { Group } from '../entities/group.entity.js';
 import { User } from '../entities/user.entity.js';
 import { replaceMemberships } from './account-permissions.js';
+import { findForVersionCheck } from './row-locks.js';
 import { readerFor, recordAudit, type AccountDependencies } from './account-dependencies.js';
 import { groupView } from './account-views.js';
 import type { GroupBody, GroupUpdateBody, GroupView } from './group.schemas.js';
@@ -62,7 +63,11 @@ export class GroupService {
         createdById: known.accountId,
         updatedById: known.accountId,
       });
-      await withConstraintErrors(() => em.flush(), { unique: duplicateName });
+      await withConstraintErrors(() => em.flush(), {
+        unique: duplicateName,
+        // The organization was deleted meanwhile (its delete locks it before it reads what goes).
+        foreignKey: () => NotFoundError.entity('Organization', known.organizationId),
+      });
       const view = groupView(group, []);
       recordAudit(this.deps, outbox, known, {
         entryType: 'Group',
@@ -78,13 +83,14 @@ export class GroupService {
   /**
    * PUT /groups/{id}: UserUpdate plus the grant check; what the caller could not grant stays.
    * A field left out keeps its stored value (so leaving out variableSetIds never widens a
-   * restricted group to every set). The group is read `for update`: of two PUTs sent with
-   * the same version, the second waits for the first, finds the version moved and is 409.
+   * restricted group to every set). The group is locked for its version check (row-locks.ts):
+   * of two PUTs sent with the same version, the second waits for the first, finds the version
+   * moved and is 409.
    */
   async update(caller: Caller | undefined, id: number, body: GroupUpdateBody): Promise<GroupView> {
     const known = requirePermission(caller, 'UserUpdate');
     return this.deps.transactions.run(async ({ em, outbox }) => {
-      const group = await findGroup(em, id, LockMode.PESSIMISTIC_WRITE);
+      const group = await findGroupForVersionCheck(em, id);
       if (body.version !== undefined && body.version !== group.version) {
         throw new ConflictError(
           `Group ${id} was changed since version ${body.version}; it is at ${group.version}.`,
@@ -143,26 +149,34 @@ export class GroupService {
 
   /**
    * PUT /groups/{id}/members: the whole membership; UserUpdate, no grant check (spec 4.2).
-   * A new version of the group, read `for update` like a PUT of its fields.
+   * A new version of the group, locked like a PUT of its fields. A member added at the same
+   * time from the account's side (PUT /users/{id}/groups) is no conflict: both answer 200.
    */
   async setMembers(caller: Caller | undefined, id: number, userIds: string[]): Promise<GroupView> {
     const known = requirePermission(caller, 'UserUpdate');
     return this.deps.transactions.run(async ({ em, outbox }) => {
-      const group = await findGroup(em, id, LockMode.PESSIMISTIC_WRITE);
+      const group = await findGroupForVersionCheck(em, id);
       const wanted = [...new Set(userIds)];
       const users =
         wanted.length === 0 ? [] : await em.find(User, { id: { $in: wanted } }, { fields: ['id'] });
       const missing = wanted.filter((userId) => !users.some((user) => user.id === userId));
-      if (missing.length > 0) {
-        throw new BadRequestError(`No account ${missing.join(', ')} in this organization.`, [
-          { field: 'body.userIds', message: `unknown user ids: ${missing.join(', ')}` },
-        ]);
-      }
+      if (missing.length > 0) throw unknownUsers(missing);
       const [before] = await groupViews(em, [group]);
-      await replaceMemberships(
-        em,
-        await em.find(GroupMember, { groupId: id }),
-        wanted.map((userId) => ({ groupId: id, userId, organizationId: known.organizationId })),
+      const current = await em.find(GroupMember, { groupId: id });
+      // An account deleted since it was read above fails the membership's foreign key.
+      await withConstraintErrors(
+        () =>
+          replaceMemberships(
+            em,
+            current,
+            wanted.map((userId) => ({ groupId: id, userId, organizationId: known.organizationId })),
+          ),
+        {
+          foreignKey: () =>
+            new BadRequestError('An account of userIds was deleted meanwhile.', [
+              { field: 'body.userIds', message: 'an account was deleted meanwhile' },
+            ]),
+        },
       );
       em.assign(group, {
         version: group.version + 1,
@@ -181,6 +195,19 @@ export class GroupService {
       return after!;
     }, known.organizationId);
   }
+}
+
+function unknownUsers(ids: string[]): BadRequestError {
+  return new BadRequestError(`No account ${ids.join(', ')} in this organization.`, [
+    { field: 'body.userIds', message: `unknown user ids: ${ids.join(', ')}` },
+  ]);
+}
+
+/** The group, locked for its version check until the transaction ends (row-locks.ts); or 404. */
+async function findGroupForVersionCheck(em: EntityManager, id: number): Promise<Group> {
+  const group = await findForVersionCheck(em, Group, id);
+  if (!group) throw NotFoundError.entity('Group', id);
+  return group;
 }
 
 /**

@@ -30,7 +30,24 @@ import type {
   ProviderCheckBody,
   SignInView,
 } from './organization.schemas.js';
+import { lockForNoKeyUpdate, findForVersionCheck } from './row-locks.js';
 import { userViews } from './user.service.js';
+
+/**
+ * Locks, before anything is read, what deleting organization `id` (locked already) removes with
+ * it, so nothing changes between the Delete entries and the delete: its groups `for no key
+ * update`, then its accounts and their keys `for update`. A key minted or a membership added
+ * meanwhile either committed before (and is read here) or waits and then fails its foreign key.
+ * Groups first, and not `for update`: a PUT /users/{id}/groups holding an account and adding it to
+ * a group only needs the group's key share, so it finishes and frees the account; accounts before
+ * a PUT /groups/{id}/members could wait for them, as it holds no account (decisions.md "Row locks").
+ */
+async function lockWhatTheCascadeRemoves(em: EntityManager, id: string): Promise<void> {
+  await lockForNoKeyUpdate(em, Group, { organizationId: id });
+  const exclusive = { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' } } as const;
+  await em.find(User, {}, exclusive);
+  await em.find(UserApiKey, {}, exclusive);
+}
 
 /** Checks an identity provider's credentials against the provider (identity-provider-check.ts). */
 export interface ProviderCredentialCheck {
@@ -156,8 +173,8 @@ export class OrganizationService {
 
   /**
    * PUT /organizations/{id}: a field left out keeps its stored value, a field sent replaces it
-   * (docs/decisions.md "Updates"). The row is locked while the version is compared and bumped,
-   * so of two updates sent with the same version one wins and the other is 409.
+   * (docs/decisions.md "Updates"). The row is locked while the version is compared and bumped
+   * (row-locks.ts), so of two updates sent with the same version one wins and the other is 409.
    */
   async update(
     caller: Caller | undefined,
@@ -167,7 +184,7 @@ export class OrganizationService {
     const known = requirePermission(caller, 'GlobalOrganizationUpdate');
     this.assertBand(body.pricingBand);
     return this.deps.transactions.run(async ({ em, outbox }) => {
-      const organization = await em.findOne(Organization, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      const organization = await findForVersionCheck(em, Organization, id);
       if (!organization) throw NotFoundError.entity('Organization', id);
       if (body.version !== undefined && body.version !== organization.version) {
         throw new ConflictError(
@@ -204,11 +221,11 @@ export class OrganizationService {
     if (id === known.organizationId) {
       throw new ConflictError('You cannot delete the organization you are signed in to.');
     }
-    // Scoped to the organization being deleted: its rows are the ones the cascade removes. Its
-    // row is locked first, so no account or group can be added to it meanwhile.
+    // Scoped to the organization being deleted: its rows are the ones the cascade removes.
     return this.deps.transactions.run(async ({ em, outbox }) => {
       const organization = await em.findOne(Organization, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!organization) throw NotFoundError.entity('Organization', id);
+      await lockWhatTheCascadeRemoves(em, id);
       const before = organizationView(organization, this.deps.credits);
       await this.recordCascade(em, outbox, known);
       await em.nativeDelete(Organization, { id });
@@ -304,15 +321,16 @@ export class OrganizationService {
    * The stored fields a body sets: those it sends (a PUT leaves the others as stored). Custom
    * CSS is filtered against the allow-list here, once, on the way in. A provider given without
    * a secret keeps the stored secret of the same provider and client id, so an update need not
-   * send secrets back.
+   * send secrets back. A PUT's `version` is the version read, not a field to store: left out.
    */
   private storedFields(
-    body: Omit<OrganizationUpdateBody, 'version'>,
+    body: OrganizationBody | OrganizationUpdateBody,
     stored: StoredIdentityProvider[],
-  ): Partial<Omit<Organization, 'id'>> {
+  ): Partial<Omit<Organization, 'id' | 'version'>> {
     const { providers, customCss, logo, logoContentType, pricingBand, ...plain } = body;
+    const sent = Object.entries(plain).filter(([name, value]) => name !== 'version' && value !== undefined);
     return {
-      ...Object.fromEntries(Object.entries(plain).filter(([, value]) => value !== undefined)),
+      ...Object.fromEntries(sent),
       ...(pricingBand !== undefined ? { pricingBand } : {}),
       ...(logo !== undefined ? { logo, logoContentType: logoContentType ?? null } : {}),
       ...(customCss !== undefined ? { customCss: this.filteredCss(customCss) } : {}),

@@ -21,6 +21,7 @@ import { User } from '../entities/user.entity.js';
 import { groupsOf, permissionsOf, replaceMemberships } from './account-permissions.js';
 import { readerFor, recordAudit, type AccountDependencies } from './account-dependencies.js';
 import { apiKeyDeletion, userView } from './account-views.js';
+import { findForVersionCheck } from './row-locks.js';
 import type { UserCreateBody, UserPermissionsView, UserUpdateBody, UserView } from './user.schemas.js';
 
 const duplicateEmail = 'Another account of this organization has this email address.';
@@ -114,7 +115,11 @@ export class UserService {
         createdById: known.accountId,
         updatedById: known.accountId,
       });
-      await withConstraintErrors(() => em.flush(), { unique: duplicateEmail });
+      await withConstraintErrors(() => em.flush(), {
+        unique: duplicateEmail,
+        // The organization was deleted meanwhile (its delete locks it before it reads what goes).
+        foreignKey: () => NotFoundError.entity('Organization', known.organizationId),
+      });
       const view = userView(user, [], []);
       recordAudit(this.deps, outbox, known, {
         entryType: 'User',
@@ -129,13 +134,13 @@ export class UserService {
 
   /**
    * PUT /users/{id}: a field left out keeps its stored value, a field sent replaces it (null
-   * clears the profile image). The row is locked while the version is compared and bumped, so of
-   * two updates sent with the same version one wins and the other is 409.
+   * clears the profile image). The row is locked while the version is compared and bumped
+   * (row-locks.ts), so of two updates sent with the same version one wins and the other is 409.
    */
   async update(caller: Caller | undefined, id: string, body: UserUpdateBody): Promise<UserView> {
     const known = requirePermission(caller, 'UserUpdate');
     return this.deps.transactions.run(async ({ em, outbox }) => {
-      const user = await findUser(em, id, LockMode.PESSIMISTIC_WRITE);
+      const user = await findUserForVersionCheck(em, id);
       if (body.version !== undefined && body.version !== user.version) {
         throw new ConflictError(
           `User ${id} was changed since version ${body.version}; it is at ${user.version}.`,
@@ -172,7 +177,8 @@ export class UserService {
   /**
    * Deletes an account with its keys and memberships (the database cascades); answers the
    * removed record. Each removed key gets its own Delete entry in the same transaction, so the
-   * audit log keeps its record (spec 3 and 6).
+   * audit log keeps its record (spec 3 and 6). The account is locked first, so no key can be
+   * minted for it meanwhile, then its keys, so one revoked meanwhile is not recorded twice.
    */
   async remove(caller: Caller | undefined, id: string): Promise<UserView> {
     const known = requirePermission(caller, 'UserDelete');
@@ -180,7 +186,11 @@ export class UserService {
     return this.deps.transactions.run(async ({ em, outbox }) => {
       const user = await findUser(em, id, LockMode.PESSIMISTIC_WRITE);
       const before = await this.view(em, user);
-      const keys = await em.find(UserApiKey, { userId: id }, { orderBy: { id: 'asc' } });
+      const keys = await em.find(
+        UserApiKey,
+        { userId: id },
+        { orderBy: { id: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE },
+      );
       const now = this.deps.clock.now();
       await em.nativeDelete(User, { id });
       for (const key of keys) recordAudit(this.deps, outbox, known, apiKeyDeletion(key, now));
@@ -195,11 +205,15 @@ export class UserService {
     }, known.organizationId);
   }
 
-  /** PUT /users/{id}/groups: the account's whole membership, set from the account's side. */
+  /**
+   * PUT /users/{id}/groups: the account's whole membership, set from the account's side. A new
+   * version of the account, locked like a PUT of its fields; a group adding the account at the
+   * same time (PUT /groups/{id}/members) is no conflict: both answer 200.
+   */
   async setGroups(caller: Caller | undefined, id: string, groupIds: number[]): Promise<UserView> {
     const known = requirePermission(caller, 'UserUpdate');
     return this.deps.transactions.run(async ({ em, outbox }) => {
-      const user = await findUser(em, id, LockMode.PESSIMISTIC_WRITE);
+      const user = await findUserForVersionCheck(em, id);
       const wanted = [...new Set(groupIds)];
       const groups = wanted.length === 0 ? [] : await em.find(Group, { id: { $in: wanted } });
       const missing = wanted.filter((groupId) => !groups.some((group) => group.id === groupId));
@@ -209,10 +223,21 @@ export class UserService {
         ]);
       }
       const before = await this.view(em, user);
-      await replaceMemberships(
-        em,
-        await em.find(GroupMember, { userId: id }),
-        wanted.map((groupId) => ({ groupId, userId: id, organizationId: known.organizationId })),
+      const current = await em.find(GroupMember, { userId: id });
+      // A group deleted since it was read above fails the membership's foreign key.
+      await withConstraintErrors(
+        () =>
+          replaceMemberships(
+            em,
+            current,
+            wanted.map((groupId) => ({ groupId, userId: id, organizationId: known.organizationId })),
+          ),
+        {
+          foreignKey: () =>
+            new BadRequestError('A group of groupIds was deleted meanwhile.', [
+              { field: 'body.groupIds', message: 'a group was deleted meanwhile' },
+            ]),
+        },
       );
       em.assign(user, {
         version: user.version + 1,
@@ -267,6 +292,13 @@ export async function userViews(em: EntityManager, users: User[]): Promise<UserV
       groups.get(user.id) ?? [],
     ),
   );
+}
+
+/** The account, locked for its version check until the transaction ends (row-locks.ts); or 404. */
+export async function findUserForVersionCheck(em: EntityManager, id: string): Promise<User> {
+  const user = await findForVersionCheck(em, User, id);
+  if (!user) throw NotFoundError.entity('User', id);
+  return user;
 }
 
 /**
