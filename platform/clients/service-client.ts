@@ -1,8 +1,10 @@
+import { z } from 'zod';
 import { SESSION_HEADER } from '../auth/token-reader.js';
 import {
   BadRequestError,
   ConflictError,
   type DomainError,
+  type FieldError,
   ForbiddenError,
   NotFoundError,
   ServiceUnavailableError,
@@ -58,7 +60,10 @@ export class ServiceClient {
   }
 }
 
-/** The domain error matching a peer's 4xx answer, keeping its message (problem details' detail). */
+/**
+ * The domain error matching a peer's 4xx answer, keeping its message (problem details' detail)
+ * and, for a 400, the fields it names (`errors`), so the caller learns what to correct.
+ */
 export function peerError(response: PeerResponse): DomainError {
   const detail =
     typeof response.body === 'object' && response.body !== null && 'detail' in response.body
@@ -66,7 +71,7 @@ export function peerError(response: PeerResponse): DomainError {
       : `The peer answered ${response.status}.`;
   switch (response.status) {
     case 400:
-      return new BadRequestError(detail);
+      return new BadRequestError(detail, fieldErrors(response.body));
     case 401:
       return new UnauthorizedError(detail);
     case 403:
@@ -78,4 +83,12 @@ export function peerError(response: PeerResponse): DomainError {
     default:
       return new ServiceUnavailableError(`Unexpected answer ${response.status}: ${detail}`);
   }
+}
+
+const problemFields = z.object({ errors: z.array(z.object({ field: z.string(), message: z.string() })) });
+
+/** The `errors` of a problem details body; none when it has no such list. */
+function fieldErrors(body: unknown): FieldError[] {
+  const parsed = problemFields.safeParse(body);
+  return parsed.success ? parsed.data.errors : [];
 }

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import pg from 'pg';
 import type { PermissionName } from '../../platform/permissions/catalogue.js';
 import type { AuditEntryView } from '../../subgraphs/audit/services/audit.schemas.js';
 import type { GroupView } from '../../subgraphs/account/services/group.schemas.js';
@@ -129,4 +130,22 @@ export async function permissionsOf(
     ),
     200,
   );
+}
+
+/**
+ * Runs one SQL statement straight on the test system's database (the account service's tables
+ * are in schema `account`): to store what the API refuses today but an older version saved.
+ */
+export async function onDatabase<Row extends object = Record<string, unknown>>(
+  system: TestSystem,
+  sql: string,
+  params: unknown[] = [],
+): Promise<Row[]> {
+  const client = new pg.Client({ connectionString: system.databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query<Row>(sql, params)).rows;
+  } finally {
+    await client.end();
+  }
 }

@@ -13,6 +13,7 @@ import {
   createGroup,
   createUser,
   expectStatus,
+  onDatabase,
   sha256Hex,
   setMembers,
   type Problem,
@@ -407,7 +408,7 @@ describe('CONTRACT 6: two PUTs sent with the same version: one succeeds, the oth
   });
 });
 
-describe('review: organization bodies are refused when they cannot work (400 naming the field), on POST and PUT', () => {
+describe('decisions "Organization bodies and responses" / "Account patterns": a body that cannot work is refused (400 naming the field), on POST and PUT', () => {
   const entra = { provider: 'Entra', clientId: ENTRA_CLIENT, tenantId: ENTRA_TENANT };
   const logo = Buffer.from('png-bytes').toString('base64');
   const cases: [string, Record<string, unknown>, string][] = [
@@ -445,6 +446,17 @@ describe('review: organization bodies are refused when they cannot work (400 nam
       'body.logoContentType',
     ],
     ['a logo cleared without its type', { logo: null }, 'body.logoContentType'],
+    [
+      'an account pattern RE2 cannot compile (a backreference)',
+      { accountPatterns: ['@fine\\.example$', '^(a)\\1@'] },
+      'body.accountPatterns[1]',
+    ],
+    [
+      'an account pattern that is not a regular expression',
+      { accountPatterns: ['['] },
+      'body.accountPatterns[0]',
+    ],
+    ['an account pattern with lookahead', { accountPatterns: ['(?=admin)'] }, 'body.accountPatterns[0]'],
   ];
 
   it.each(cases)('POST with %s', async (_case, body, field) => {
@@ -612,6 +624,62 @@ describe('spec 4.2: deleting organizations', () => {
       });
       expect(keyEntry!.beforeState).not.toContain(key.apiKey);
     });
+  });
+});
+
+describe('spec 6 / decisions "Row locks": deleting an organization locks what it removes before recording it, so a concurrent change is neither lost nor recorded stale', () => {
+  it('a key minted and an account renamed while the organization is deleted: each is refused (404), or recorded by the delete as it ended up', async () => {
+    for (let round = 0; round < 8; round++) {
+      const doomed = (await create({ name: `Raced delete ${randomUUID()}` })).body;
+      const robot = await createUser(system, doomed.id, { name: 'Raced Robot', serviceAccount: true });
+      const admin = await system.token({ organizationId: doomed.id, permissions: ORGANIZATION_PERMISSIONS });
+      const [mint, rename, removal] = await Promise.all([
+        account.post<ApiKeyCreatedView>(`/users/${robot.id}/apikeys`, {
+          token: admin,
+          body: { description: `raced ${round}` },
+        }),
+        account.put<UserView>(`/users/${robot.id}`, { token: admin, body: { name: `Renamed ${round}` } }),
+        account.delete(`/organizations/${doomed.id}`, { token: globalAdmin }),
+      ]);
+      expect([round, removal.status]).toEqual([round, 200]);
+      expect([201, 404]).toContain(mint.status);
+      expect([200, 404]).toContain(rename.status);
+      await eventually(async () => {
+        if (mint.status === 201) {
+          const keyEntries = await entriesAbout('UserApiKey', String(mint.body.id));
+          expect(keyEntries.map((entry) => entry.action)).toEqual(['Delete']);
+        }
+        const [userEntry] = (await entriesAbout('User', robot.id)).filter((e) => e.action === 'Delete');
+        expect(JSON.parse(userEntry!.beforeState!)).toMatchObject(
+          rename.status === 200
+            ? { name: `Renamed ${round}`, version: rename.body.version }
+            : { name: 'Raced Robot', version: robot.version },
+        );
+      });
+    }
+  });
+});
+
+describe('decisions "Organization bodies and responses": the sign-in details never serve a logo of a type no longer allowed', () => {
+  it('an SVG logo stored before SVG was refused is left out (logo and logoContentType null); the global read still shows it, to be replaced', async () => {
+    const created = (
+      await create({
+        name: `Old Svg ${randomUUID()}`,
+        logo: Buffer.from('png-bytes').toString('base64'),
+        logoContentType: 'image/png',
+      })
+    ).body;
+    const svg = Buffer.from('<svg onload="alert(1)"/>').toString('base64');
+    await onDatabase(
+      system,
+      `update "account"."organization" set logo = $1, logo_content_type = 'image/svg+xml' where id = $2`,
+      [svg, created.id],
+    );
+    const response = await account.get<SignInView>(`/organizations/${created.id}/signin`);
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ id: created.id, logo: null, logoContentType: null });
+    expect(response.text).not.toContain(svg);
+    expect(await read(created.id)).toMatchObject({ logo: svg, logoContentType: 'image/svg+xml' });
   });
 });
 

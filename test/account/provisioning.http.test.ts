@@ -5,7 +5,7 @@ import type { SessionAccountView, UserView } from '../../subgraphs/account/servi
 import type { HttpClient } from '../support/http-client.js';
 import { eventually } from '../support/eventually.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
-import { auditEntries, expectStatus, type Problem } from './account-test-helpers.js';
+import { auditEntries, expectStatus, onDatabase, type Problem } from './account-test-helpers.js';
 
 let system: TestSystem;
 let account: HttpClient;
@@ -89,7 +89,7 @@ describe('spec 4.2: POST /users/provision creates an account only when a pattern
     expect(user.groups.map((group) => group.name)).toEqual(['Administrators']);
   });
 
-  it('spec 6 / review: the Create entry holds the account as the API answers it (its group and its identity)', async () => {
+  it('spec 6 / decisions "Provisioning": the Create entry holds the account as the API answers it (its group and its identity)', async () => {
     const org = await organization({ adminEmails: ['audited@admins.example'] });
     const session = await expectStatus(
       provision({ organizationId: org.id, email: 'audited@admins.example', name: 'Audited' }),
@@ -138,14 +138,28 @@ describe('spec 4.2: POST /users/provision creates an account only when a pattern
     );
   });
 
-  it('spec 2: a pattern that does not compile is skipped, and the others still decide', async () => {
-    const org = await organization({ accountPatterns: ['[', '^(a)\\1', '(?=x)', '@good\\.example$'] });
+  it('spec 2: a stored pattern that does not compile (saved before saving refused it) is skipped, and the others still decide', async () => {
+    const storedAsIs = async (patterns: string[]) => {
+      const org = await organization({ accountPatterns: ['@placeholder\\.example$'] });
+      await onDatabase(system, `update "account"."organization" set account_patterns = $1 where id = $2`, [
+        JSON.stringify(patterns),
+        org.id,
+      ]);
+      return org;
+    };
+    const org = await storedAsIs(['[', '^(a)\\1', '(?=x)', '@good\\.example$']);
     expect((await provision({ organizationId: org.id, email: 'aa@good.example' })).status).toBe(200);
-    const onlyBad = await organization({ accountPatterns: ['[', '^(a)\\1'] });
+    const onlyBad = await storedAsIs(['[', '^(a)\\1']);
     expect((await provision({ organizationId: onlyBad.id, email: 'aa@good.example' })).status).toBe(403);
+    const reader = await system.token({ permissions: ['GlobalOrganizationRead'] });
+    const stored = await expectStatus(
+      account.get<OrganizationView>(`/organizations/${onlyBad.id}`, { token: reader }),
+      200,
+    );
+    expect(stored.accountPatterns).toEqual(['[', '^(a)\\1']);
   });
 
-  it('review (ReDoS): a catastrophic pattern answers promptly, and the service keeps answering', async () => {
+  it('decisions "Account patterns": patterns run on RE2, so a catastrophic one for a backtracking engine answers promptly, and the service keeps answering', async () => {
     const org = await organization({ accountPatterns: ['(a+)+$'] });
     const started = Date.now();
     const response = await provision({ organizationId: org.id, email: `${'a'.repeat(30)}@x.com` });
@@ -154,19 +168,13 @@ describe('spec 4.2: POST /users/provision creates an account only when a pattern
     expect((await account.get(`/organizations/${org.id}/signin`)).status).toBe(200);
   });
 
-  it('400 names a bad field, such as a profile image that is not an image', async () => {
+  it('400 names a bad field, such as an address that is not one', async () => {
     const org = await organization({ accountPatterns: ['@x\\.example$'] });
     const response = await account.post<Problem>('/users/provision', {
-      body: {
-        organizationId: org.id,
-        provider: 'Google',
-        providerUserId: 'p',
-        email: 'p@x.example',
-        profileImage: 'data:text/html;base64,PHNjcmlwdD4=',
-      },
+      body: { organizationId: org.id, provider: 'Google', providerUserId: 'p', email: 'not-an-address' },
     });
     expect(response.status).toBe(400);
-    expect(response.body.errors?.map((error) => error.field)).toContain('body.profileImage');
+    expect(response.body.errors?.map((error) => error.field)).toContain('body.email');
   });
 });
 
@@ -215,7 +223,52 @@ describe('spec 4.2: provisioning brings an existing account in step with the pro
   });
 });
 
-describe('review: concurrent first logins of one person answer as one login would (no 500 from the unique index)', () => {
+describe('spec 4.2 / decisions "Users": the provider\'s photo follows the account, and a photo that is not one we store never fails a login', () => {
+  const PNG = 'data:image/png;base64,iVBORw0KGgo=';
+  const GOOGLE_PICTURE = 'https://lh3.googleusercontent.com/a/x';
+
+  it("an https: address, as Google's picture claim gives it, is stored on the new account and follows a change", async () => {
+    const org = await organization({ accountPatterns: ['@photo\\.example$'] });
+    const login = {
+      organizationId: org.id,
+      email: 'pic@photo.example',
+      provider: 'Google',
+      providerUserId: 'pic',
+    };
+    const first = await expectStatus(provision({ ...login, profileImage: GOOGLE_PICTURE }), 200);
+    expect((await readUser(org.id, first.user.id)).profileImage).toBe(GOOGLE_PICTURE);
+    const changed = `${GOOGLE_PICTURE}=s96-c`;
+    await expectStatus(provision({ ...login, profileImage: changed }), 200);
+    expect((await readUser(org.id, first.user.id)).profileImage).toBe(changed);
+  });
+
+  it.each([
+    ['an http: address', 'http://lh3.googleusercontent.com/a/x'],
+    ['a javascript: address', 'javascript:alert(1)'],
+    ['an HTML data URL', 'data:text/html;base64,PHNjcmlwdD4='],
+    ['an SVG data URL', 'data:image/svg+xml;base64,PHN2Zz48L3N2Zz4='],
+    ['an image over the bound', `data:image/png;base64,${'A'.repeat(700_000)}`],
+  ])('%s: the login answers 200 and the account keeps its stored photo', async (_case, profileImage) => {
+    const org = await organization({ accountPatterns: ['@photo\\.example$'] });
+    const login = {
+      organizationId: org.id,
+      email: `kept-${randomUUID().slice(0, 8)}@photo.example`,
+      provider: 'Google',
+      providerUserId: randomUUID(),
+    };
+    const first = await expectStatus(provision({ ...login, profileImage: PNG }), 200);
+    const again = await provision({ ...login, name: 'Renamed', profileImage });
+    expect(again.status).toBe(200);
+    expect(await readUser(org.id, first.user.id)).toMatchObject({ name: 'Renamed', profileImage: PNG });
+    const fresh = await expectStatus(
+      provision({ ...login, email: `new-${login.email}`, providerUserId: randomUUID(), profileImage }),
+      200,
+    );
+    expect((await readUser(org.id, fresh.user.id)).profileImage).toBeNull();
+  });
+});
+
+describe('decisions "Provisioning": concurrent first logins of one person answer as one login would (no 500 from the unique index)', () => {
   it('parallel provisions of one identity all answer 200 with the same account, and one account exists', async () => {
     const org = await organization({ accountPatterns: ['@rush\\.example$'] });
     const login = {

@@ -409,7 +409,8 @@ describe('decision "Updates": PUT /users/{id} changes only the fields it sends',
     ['a data URL of a PNG', PHOTO],
     ['the base64 of an image alone', PHOTO.replace(/^data:image\/png;base64,/, '')],
     ['a data URL of a WebP', 'data:image/webp;base64,UklGRg=='],
-  ])('review: profileImage accepts %s', async (_case, profileImage) => {
+    ["an https: address (Google's picture claim)", 'https://lh3.googleusercontent.com/a/x=s96-c'],
+  ])('decisions "Users": profileImage accepts %s', async (_case, profileImage) => {
     expect((await expectStatus(put(user.id, { profileImage }), 200)).profileImage).toBe(profileImage);
   });
 
@@ -418,10 +419,14 @@ describe('decision "Updates": PUT /users/{id} changes only the fields it sends',
     ['an SVG data URL', 'data:image/svg+xml;base64,PHN2Zz48L3N2Zz4='],
     ['an HTML data URL', 'data:text/html;base64,PHNjcmlwdD4='],
     ['a data URL that is not base64', 'data:image/png,<svg onload=alert(1)>'],
-    ['a link', 'https://evil.example/me.png'],
+    ['an http: address (loaded in the clear)', 'http://example.com/me.png'],
+    ['a javascript: address', 'javascript:alert(1)'],
+    ['an https: address carrying a password', 'https://user:secret@example.com/me.png'],
+    ['an https: address that does not parse', 'https://[bad/me.png'],
+    ['an https: address over the bound', `https://example.com/${'a'.repeat(2_100)}`],
     ['an image over the bound', `data:image/png;base64,${'A'.repeat(700_000)}`],
   ])(
-    'review: profileImage refuses %s (400 naming body.profileImage), and nothing changes',
+    'decisions "Users": profileImage refuses %s (400 naming body.profileImage), and nothing changes',
     async (_case, profileImage) => {
       const response = await account.put<Problem>(`/users/${user.id}`, {
         token: tokenForUpdates,

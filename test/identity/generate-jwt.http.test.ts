@@ -4,6 +4,7 @@ import { ORGANIZATION_ADMINISTRATOR_PERMISSIONS } from '../../subgraphs/account/
 import type { UserView } from '../../subgraphs/account/services/user.schemas.js';
 import { PERMISSION_CATALOGUE } from '../../platform/permissions/catalogue.js';
 import type { HttpClient } from '../support/http-client.js';
+import { onDatabase } from '../account/account-test-helpers.js';
 import { eventually } from '../support/eventually.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 import {
@@ -35,6 +36,17 @@ async function readUser(organizationId: string, id: string): Promise<UserView> {
   const response = await account.get<UserView>(`/users/${id}`, { token });
   expect(response.status).toBe(200);
   return response.body;
+}
+
+/**
+ * Stores account patterns straight in the database, as a version that did not yet refuse
+ * patterns RE2 cannot compile would have saved them (saving them now is 400).
+ */
+async function storePatternsAsIs(organizationId: string, patterns: string[]): Promise<void> {
+  await onDatabase(system, `update "account"."organization" set account_patterns = $1 where id = $2`, [
+    JSON.stringify(patterns),
+    organizationId,
+  ]);
 }
 
 async function userCount(organizationId: string): Promise<number> {
@@ -192,20 +204,16 @@ describe('spec 4.2 / CONTRACT 4: provisioning creates an account only when an ac
     expect(await userCount(organization.id)).toBe(0);
   });
 
-  it('spec 2: a pattern that does not compile is skipped: another valid pattern still permits, and nothing else fails', async () => {
-    const organization = await createOrganization(system, {
-      name: unique('Broken Pattern Org'),
-      accountPatterns: ['([unclosed', '@good\\.example$'],
-    });
+  it('spec 2: a stored pattern that does not compile is skipped: another valid pattern still permits, and nothing else fails', async () => {
+    const organization = await createOrganization(system, { name: unique('Broken Pattern Org') });
+    await storePatternsAsIs(organization.id, ['([unclosed', '@good\\.example$']);
     expect((await login(system, { orgId: organization.id, email: 'gil@good.example' })).status).toBe(200);
     expect((await login(system, { orgId: organization.id, email: 'nat@other.example' })).status).toBe(403);
   });
 
-  it('spec 2: with only a broken pattern, an existing account still signs in', async () => {
-    const organization = await createOrganization(system, {
-      name: unique('Only Broken Org'),
-      accountPatterns: ['*invalid('],
-    });
+  it('spec 2: with only a broken stored pattern, an existing account still signs in', async () => {
+    const organization = await createOrganization(system, { name: unique('Only Broken Org') });
+    await storePatternsAsIs(organization.id, ['*invalid(']);
     const admin = await system.token({ organizationId: organization.id, permissions: ['UserCreate'] });
     const created = await account.post<UserView>('/users', {
       token: admin,
@@ -316,6 +324,43 @@ describe("spec 4.2 / 4.3: provisioning brings an existing account in step with t
       version: before.version + 1,
     });
     expect(after.identities).toHaveLength(1);
+  });
+
+  it('decisions "Users": a photo given as an https: address (Google\'s picture claim) signs in and is stored', async () => {
+    const organization = await createOrganization(system, {
+      name: unique('Picture Org'),
+      accountPatterns: ['@picture\\.example$'],
+    });
+    const picture = 'https://lh3.googleusercontent.com/a/x';
+    const response = await login(system, {
+      orgId: organization.id,
+      email: 'pia@picture.example',
+      provider: 'Google',
+      providerUserId: 'g-pia',
+      profileImage: picture,
+    });
+    expect(response.status).toBe(200);
+    expect((await readUser(organization.id, decodeJwt(response.text).sub!)).profileImage).toBe(picture);
+  });
+
+  it('decisions "Users": a photo the account service does not store (an SVG, a javascript: address) never fails the login; the account keeps its photo', async () => {
+    const organization = await createOrganization(system, {
+      name: unique('Odd Photo Org'),
+      accountPatterns: ['@odd\\.example$'],
+    });
+    const identityOf = {
+      orgId: organization.id,
+      email: 'oz@odd.example',
+      provider: 'Google',
+      providerUserId: 'g-oz',
+    };
+    const sub = decodeJwt(await loginToken(system, { ...identityOf, profileImage: 'cGhvdG8x' })).sub!;
+    for (const profileImage of ['data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=', 'javascript:alert(1)']) {
+      const response = await login(system, { ...identityOf, profileImage });
+      expect(response.status).toBe(200);
+      expect(decodeJwt(response.text).sub).toBe(sub);
+    }
+    expect((await readUser(organization.id, sub)).profileImage).toBe('cGhvdG8x');
   });
 
   it('a login that says nothing new changes nothing', async () => {

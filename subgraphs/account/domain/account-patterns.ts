@@ -32,6 +32,25 @@ export function isAdministratorAddress(email: string, adminEmails: readonly stri
  * time is linear in the input: a backtracking engine lets a pattern such as `(a+)+$` stall the
  * process for seconds on one address. JavaScript spellings RE2 also has (`\u00e9`, `(?<name>`) are
  * translated; what RE2 cannot run in linear time (backreferences, lookaround) does not compile.
+ * Throws for a pattern that does not compile.
+ */
+export function compileAccountPattern(pattern: string): RE2JS {
+  return RE2JS.compile(RE2JS.translateRegExp(pattern), RE2JS.CASE_INSENSITIVE);
+}
+
+/** Why a pattern does not compile, for the 400 that refuses saving it; null when it compiles. */
+export function accountPatternProblem(pattern: string): string | null {
+  try {
+    compileAccountPattern(pattern);
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/**
+ * Whether the address matches one of the patterns. Saving refuses a pattern that does not
+ * compile, but one saved before that rule can still be stored: it is reported and skipped.
  */
 export function matchesAccountPattern(
   email: string,
@@ -41,7 +60,7 @@ export function matchesAccountPattern(
   return patterns.some((pattern) => {
     let compiled: RE2JS;
     try {
-      compiled = RE2JS.compile(RE2JS.translateRegExp(pattern), RE2JS.CASE_INSENSITIVE);
+      compiled = compileAccountPattern(pattern);
     } catch (error) {
       onInvalidPattern(pattern, error instanceof Error ? error : new Error(String(error)));
       return false;

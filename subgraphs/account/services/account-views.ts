@@ -9,7 +9,7 @@ import type { UserIdentity } from '../entities/user-identity.entity.js';
 import type { User } from '../entities/user.entity.js';
 import type { ApiKeyView } from './api-key.schemas.js';
 import type { GroupView } from './group.schemas.js';
-import type { OrganizationView, SignInView } from './organization.schemas.js';
+import { LOGO_CONTENT_TYPES, type OrganizationView, type SignInView } from './organization.schemas.js';
 import type { UserView } from './user.schemas.js';
 
 /** An organization as the global endpoints answer it: never a client secret. */
@@ -39,13 +39,20 @@ export function organizationView(organization: Organization, credits: Settings['
   };
 }
 
-/** The sign-in details a login page needs (spec section 2). */
+/**
+ * The sign-in details a login page needs (spec section 2). A logo whose type is not on today's
+ * list (an SVG saved before SVG was refused) is left out (null): the anonymous page never gets
+ * an image it would have to sanitise. The global endpoints still show it, to be replaced.
+ */
 export function signInView(organization: Organization): SignInView {
+  const servable = (LOGO_CONTENT_TYPES as readonly (string | null | undefined)[]).includes(
+    organization.logoContentType,
+  );
   return {
     id: organization.id,
     name: organization.name,
-    logo: organization.logo ?? null,
-    logoContentType: organization.logoContentType ?? null,
+    logo: servable ? (organization.logo ?? null) : null,
+    logoContentType: servable ? (organization.logoContentType ?? null) : null,
     customCss: organization.customCss ?? null,
     providers: organization.providers.map((p) => ({
       provider: p.provider,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { accountPatternProblem } from '../domain/account-patterns.js';
 import { providerInputIssues } from './identity-provider-check.js';
 
 export const PROVIDERS = ['Entra', 'Google'] as const;
@@ -54,6 +55,12 @@ const providers = z
     });
   });
 
+/** A pattern is compiled as logins will compile it (RE2), so one that never could is refused on save. */
+function compilesAsAccountPattern(pattern: string, context: z.RefinementCtx): void {
+  const problem = accountPatternProblem(pattern);
+  if (problem !== null) context.addIssue({ code: 'custom', message: `does not compile (RE2): ${problem}` });
+}
+
 const MAX_LOGO_BASE64 = 700_000; // about 512 KB of image
 
 /**
@@ -67,10 +74,10 @@ const fields = {
   name: z.string().trim().min(1).max(200),
   active: z.boolean(),
   accountPatterns: z
-    .array(z.string().min(1).max(500))
+    .array(z.string().min(1).max(500).superRefine(compilesAsAccountPattern))
     .max(50)
     .describe(
-      'Regular expressions (RE2 syntax: no backreferences or lookaround) matched, without regard to case, against an address at first login.',
+      'Regular expressions (RE2 syntax: no backreferences or lookaround) matched, without regard to case, against an address at first login. One that does not compile is 400.',
     ),
   adminEmails: z.array(z.email().max(320)).max(100),
   additionalCredits: z.number().int().min(0).max(1_000_000_000),

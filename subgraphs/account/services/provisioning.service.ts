@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { LockMode, raw, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { raw, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { ForbiddenError, NotFoundError } from '../../../platform/errors/domain-errors.js';
 import type { OutboxWriter } from '../../../platform/outbox/transaction-runner.js';
 import { mayCreateAccount } from '../domain/account-patterns.js';
+import { isProfileImage } from '../domain/profile-image.js';
 import { GroupMember } from '../entities/group-member.entity.js';
 import { Group } from '../entities/group.entity.js';
 import { Organization } from '../entities/organization.entity.js';
@@ -11,6 +12,7 @@ import { UserIdentity } from '../entities/user-identity.entity.js';
 import { User } from '../entities/user.entity.js';
 import { permissionsOf } from './account-permissions.js';
 import type { AccountDependencies } from './account-dependencies.js';
+import { findForVersionCheck } from './row-locks.js';
 import { ADMINISTRATORS_GROUP } from './organization.service.js';
 import type { ProvisionBody, SessionAccountView } from './user.schemas.js';
 import { userViews } from './user.service.js';
@@ -29,14 +31,15 @@ export class ProvisioningService {
       .fork()
       .findOne(Organization, { id: body.organizationId, active: true });
     if (!organization) throw NotFoundError.entity('Organization', body.organizationId);
+    const login = { ...body, profileImage: this.storablePhoto(body) };
     let outcome: SessionAccountView | 'denied';
     try {
-      outcome = await this.attempt(organization, body);
+      outcome = await this.attempt(organization, login);
     } catch (error) {
       if (!(error instanceof UniqueConstraintViolationException)) throw error;
       // A concurrent login of the same person created the account (or linked the identity)
       // first. Its transaction has committed, so looking again finds it: answer as it did.
-      outcome = await this.attempt(organization, body);
+      outcome = await this.attempt(organization, login);
     }
     if (outcome === 'denied') {
       throw new ForbiddenError(
@@ -69,18 +72,34 @@ export class ProvisioningService {
   }
 
   /**
+   * The provider's photo when it is one we store (domain/profile-image.ts); else undefined, so
+   * the account keeps its stored photo: a photo we cannot show is no reason to refuse a login.
+   */
+  private storablePhoto(login: ProvisionBody): string | null | undefined {
+    const photo = login.profileImage;
+    if (photo === undefined || photo === null || isProfileImage(photo)) return photo;
+    this.deps.logger.warn(
+      { organizationId: login.organizationId, provider: login.provider, length: photo.length },
+      "the provider's profile image is not one we store; the account keeps its stored photo",
+    );
+    return undefined;
+  }
+
+  /**
    * The account of this provider identity, else the person account with this address.
    * A service account is never matched by address: a login must not take one over. The account
-   * is locked until the transaction ends, so concurrent logins bring it in step one at a time.
+   * is locked until the transaction ends, as for a PUT (row-locks.ts), so concurrent logins
+   * bring it in step one at a time.
    */
   private async findAccount(em: EntityManager, body: ProvisionBody): Promise<User | null> {
-    const lock = { lockMode: LockMode.PESSIMISTIC_WRITE };
     const identity = await em.findOne(UserIdentity, {
       provider: body.provider,
       providerUserId: body.providerUserId,
     });
-    if (identity) return em.findOne(User, { id: identity.userId }, lock);
-    return em.findOne(User, { [raw('lower(email)')]: body.email.toLowerCase(), serviceAccount: false }, lock);
+    const found = identity
+      ? await em.findOne(User, { id: identity.userId })
+      : await em.findOne(User, { [raw('lower(email)')]: body.email.toLowerCase(), serviceAccount: false });
+    return found && findForVersionCheck(em, User, found.id);
   }
 
   private async createAccount(

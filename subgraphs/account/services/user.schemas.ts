@@ -1,28 +1,11 @@
 import { z } from 'zod';
+import { isProfileImage, PROFILE_IMAGE_RULE } from '../domain/profile-image.js';
 
 const name = z.string().trim().min(1).max(200);
 const email = z.email().max(320);
 
-/** About 512 KB of image, as base64. */
-const MAX_PROFILE_IMAGE = 700_000;
-const IMAGE_DATA_URL = /^data:image\/(?:png|jpeg|gif|webp);base64,/;
-const base64 = z.base64().min(1);
-
-/**
- * A profile photo: a data URL of a PNG, JPEG, GIF or WebP image, or the image's base64 alone (as an
- * identity provider hands it over). Not SVG, not another media type, not a link: the photo is
- * shown as an image and nothing else.
- */
-const profileImage = z
-  .string()
-  .max(MAX_PROFILE_IMAGE)
-  .refine(
-    (value) =>
-      base64.safeParse(value.startsWith('data:') ? value.replace(IMAGE_DATA_URL, '') : value).success,
-    'a data URL of a PNG, JPEG, GIF or WebP image (data:image/png;base64,...), or the image as base64',
-  )
-  .nullable()
-  .optional();
+/** A profile photo as domain/profile-image.ts allows it. */
+const profileImage = z.string().refine(isProfileImage, PROFILE_IMAGE_RULE).nullable().optional();
 
 /** POST /users (CONTRACT section 5). */
 export const userCreateBody = z.object({
@@ -40,7 +23,7 @@ export const userUpdateBody = z.object({
   name: name.optional(),
   email: email.optional(),
   serviceAccount: z.boolean().optional().describe('Cannot change; when given it must match.'),
-  profileImage: profileImage.describe('Null clears it.'),
+  profileImage: profileImage.describe(`The photo: ${PROFILE_IMAGE_RULE}. Null clears it.`),
   version: z
     .number()
     .int()
@@ -57,6 +40,12 @@ export const userIdParams = z.object({ id: z.uuid() });
 
 export const userPermissionsQuery = z.object({ organizationId: z.uuid() });
 
+/**
+ * What a provider's photo may weigh on the way in: beyond what is stored (domain/profile-image.ts),
+ * since one that is not stored is dropped rather than refused; below the request size limit.
+ */
+export const MAX_PROVIDER_PROFILE_IMAGE = 2_000_000;
+
 /** POST /users/provision: the first call of every login. */
 export const provisionBody = z.object({
   provider: z.string().trim().min(1).max(50),
@@ -64,7 +53,14 @@ export const provisionBody = z.object({
   email,
   name: z.string().trim().max(200).default(''),
   organizationId: z.uuid(),
-  profileImage,
+  profileImage: z
+    .string()
+    .max(MAX_PROVIDER_PROFILE_IMAGE)
+    .nullable()
+    .optional()
+    .describe(
+      `Stored when it is a profile image PUT /users/{id} accepts (${PROFILE_IMAGE_RULE}); anything else keeps the stored photo (logged), and the login goes on. Null clears it.`,
+    ),
 });
 export type ProvisionBody = z.output<typeof provisionBody>;
 

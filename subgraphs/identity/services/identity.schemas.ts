@@ -14,7 +14,14 @@ export const generateJwtBody = z.object({
   name: z.string().trim().max(200).default(''),
   email: z.email().max(320),
   orgId: z.uuid(),
-  profileImage: z.string().max(700_000).nullable().optional(),
+  profileImage: z
+    .string()
+    .max(2_000_000)
+    .nullable()
+    .optional()
+    .describe(
+      "The provider's photo, passed to the account service, which stores it only when it is an image it accepts (an https: address, or a PNG, JPEG, GIF or WebP image as a data URL or base64) and otherwise keeps the account's photo: an odd photo never fails a login.",
+    ),
 });
 export type GenerateJwtBody = z.output<typeof generateJwtBody>;
 
