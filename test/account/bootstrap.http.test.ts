@@ -257,15 +257,38 @@ describe('CONTRACT 2: the bootstrap is idempotent across restarts, and a changed
     });
   });
 
-  it('a start without SVC_BOOTSTRAP_API_KEY revokes the bootstrap key (with its audit entry), keeping the account; setting it again brings a key back', async () => {
-    let revokedKey: ApiKeyView | undefined;
+  it('decisions "Bootstrap": a start without SVC_BOOTSTRAP_API_KEY changes nothing; an operator revokes the key with DELETE /users/{id}/apikeys/{apiKeyId}, it stays revoked across starts without the setting, and a start with it makes the key again', async () => {
+    let key: ApiKeyView | undefined;
     await restarted(BOOTSTRAP_KEY, async (running) => {
-      revokedKey = (await bootstrapped(running)).keys[0];
-      expect(revokedKey).toBeDefined();
+      key = (await bootstrapped(running)).keys[0];
+      expect(key).toBeDefined();
+    });
+    const systemId = before.system[0]!.id;
+    await restarted(undefined, async (running) => {
+      // A replica or a service run alone without the setting leaves the key as it is.
+      const state = await bootstrapped(running);
+      expect(state.keys).toEqual([key]);
+      const revoked = await running
+        .client('account')
+        .delete(`/users/${before.bootstrap!.id}/apikeys/${key!.id}`, { token: state.token });
+      expect(revoked.status).toBe(204);
+      expect((await exchange(running, BOOTSTRAP_KEY)).status).toBe(401);
+      await eventually(async () => {
+        const [removed] = await auditEntries(running, systemId, [
+          { field: 'EntryType', operatorType: 'eq', value: 'UserApiKey' },
+          { field: 'Action', operatorType: 'eq', value: 'Delete' },
+          { field: 'EntityId', operatorType: 'eq', value: String(key!.id) },
+        ]);
+        expect(removed).toMatchObject({
+          organizationId: systemId,
+          loggedBy: before.bootstrap!.id,
+          afterState: null,
+        });
+        expect(JSON.parse(removed!.beforeState!)).toEqual({ ...key, userId: before.bootstrap!.id });
+      });
     });
     await restarted(undefined, async (running) => {
       expect((await exchange(running, BOOTSTRAP_KEY)).status).toBe(401);
-      const systemId = before.system[0]!.id;
       const reader = await running.token({ organizationId: systemId, permissions: ['UserList', 'UserRead'] });
       const account = running.client('account');
       const users = await account.get<{ items: UserView[] }>('/users', { token: reader });
@@ -274,21 +297,12 @@ describe('CONTRACT 2: the bootstrap is idempotent across restarts, and a changed
         token: reader,
       });
       expect(keys.body.total).toBe(0);
-      await eventually(async () => {
-        const [removed] = await auditEntries(running, systemId, [
-          { field: 'EntryType', operatorType: 'eq', value: 'UserApiKey' },
-          { field: 'Action', operatorType: 'eq', value: 'Delete' },
-          { field: 'EntityId', operatorType: 'eq', value: String(revokedKey!.id) },
-        ]);
-        expect(removed).toMatchObject({ organizationId: systemId, loggedBy: NOBODY, afterState: null });
-        expect(JSON.parse(removed!.beforeState!)).toEqual({ ...revokedKey, userId: before.bootstrap!.id });
-      });
     });
     await restarted(BOOTSTRAP_KEY, async (running) => {
       const after = await bootstrapped(running);
       expect(after.bootstrap!.id).toBe(before.bootstrap!.id);
       expect(after.keys).toHaveLength(1);
-      expect(after.keys[0]!.id).not.toBe(revokedKey!.id);
+      expect(after.keys[0]!.id).not.toBe(key!.id);
     });
   });
 });

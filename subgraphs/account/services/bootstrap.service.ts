@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { raw, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { SettingsError } from '../../../platform/config/settings.js';
-import { ACROSS_ORGANIZATIONS, scopeToOrganization } from '../../../platform/db/tenancy.js';
+import { scopeToOrganization } from '../../../platform/db/tenancy.js';
 import type { OutboxWriter } from '../../../platform/outbox/transaction-runner.js';
 import { PERMISSION_CATALOGUE } from '../../../platform/permissions/catalogue.js';
 import { hashApiKey, keyHashPrefix, keyHint } from '../domain/api-keys.js';
@@ -24,8 +24,12 @@ export const BOOTSTRAP_ACCOUNT_EMAIL = 'bootstrap@system.invalid';
  * organization `System`, its service account `bootstrap` in the group `System
  * administrators` holding every permission, and the key itself as a key of that account
  * that never expires. Idempotent across restarts and replicas (an advisory lock makes
- * concurrent starts take turns); a changed key replaces the old one, and a start without
- * the setting revokes it.
+ * concurrent starts take turns); a changed key replaces the old one.
+ *
+ * A start without the setting changes nothing: a replica or a service started alone without it
+ * must not delete what the others re-create. The key is an ordinary key of the bootstrap
+ * account, so an operator ends it with DELETE /users/{id}/apikeys/{apiKeyId}; it then stays
+ * revoked until a start with the setting makes it again.
  */
 export class BootstrapService {
   constructor(private readonly deps: AccountDependencies) {}
@@ -33,7 +37,6 @@ export class BootstrapService {
   /** At each start, with the value of SVC_BOOTSTRAP_API_KEY, if any. */
   async apply(apiKey: string | undefined): Promise<void> {
     if (apiKey) await this.ensure(apiKey);
-    else await this.revoke();
   }
 
   private async ensure(apiKey: string): Promise<void> {
@@ -51,22 +54,6 @@ export class BootstrapService {
     });
   }
 
-  /**
-   * Without the setting, a bootstrap key left by an earlier start is deleted (with its audit
-   * entry), so removing SVC_BOOTSTRAP_API_KEY ends its use; the System organization, the
-   * account and the group stay, for the audit trail and for the next bootstrap.
-   */
-  private async revoke(): Promise<void> {
-    await this.deps.transactions.run(async ({ em, outbox }) => {
-      await this.takeTurn(em);
-      const keys = await em.find(UserApiKey, { bootstrap: true }, ACROSS_ORGANIZATIONS);
-      for (const key of keys) await this.removeKey(em, outbox, key);
-      if (keys.length > 0) {
-        this.deps.logger.info('SVC_BOOTSTRAP_API_KEY is unset: the bootstrap key was revoked');
-      }
-    });
-  }
-
   /** Concurrent starts (replicas) take turns. */
   private async takeTurn(em: EntityManager): Promise<void> {
     await em.execute(`select pg_advisory_xact_lock(hashtext('account-bootstrap'))`);
@@ -74,7 +61,7 @@ export class BootstrapService {
 
   private async removeKey(em: EntityManager, outbox: OutboxWriter, key: UserApiKey): Promise<void> {
     const deletion = apiKeyDeletion(key, this.deps.clock.now());
-    await em.nativeDelete(UserApiKey, { id: key.id }, ACROSS_ORGANIZATIONS);
+    await em.nativeDelete(UserApiKey, { id: key.id });
     this.deps.auditLog.record(outbox, this.author(key.organizationId), deletion);
   }
 
