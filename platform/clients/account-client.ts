@@ -19,7 +19,9 @@ export type SessionAccount = z.output<typeof sessionAccount>;
 const accountPermissions = z.object({
   userId: z.uuid(),
   organizationId: z.uuid(),
-  serviceAccount: z.boolean(),
+  // An account service older than this identity service does not say; renew as before the field
+  // existed (as for a person) rather than fail every renewal with 503 until it is upgraded too.
+  serviceAccount: z.boolean().default(false),
   permissions: z.array(z.string()),
   variableSets: z.record(z.string(), z.array(z.number().int())),
 });
