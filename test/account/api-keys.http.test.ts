@@ -12,6 +12,7 @@ import {
   createOrganization,
   createUser,
   expectStatus,
+  onDatabase,
   setMembers,
   sha256Hex,
   type Problem,
@@ -355,7 +356,36 @@ describe('spec 4.2 key creation rule 4: keys are unique across organizations', (
   });
 });
 
-describe('issue 3 API keys: a lookup finds candidates by a prefix of the hash, and the whole hash, compared in constant time, decides', () => {
+describe('decisions "API keys": a lookup finds candidates by the first 16 hex digits of the hash, and the whole hash, compared in constant time, decides', () => {
+  it('two stored keys whose hashes share the first 16 hex digits each find their own account; a third hash with that prefix is 404', async () => {
+    const hex = (digits: number) => randomBytes(digits / 2).toString('hex');
+    const prefix = hex(16);
+    const [hashOfPerson, hashOfRobotB, neither] = [hex(48), hex(48), hex(48)].map((rest) => prefix + rest);
+    for (const [owner, hash] of [
+      [person, hashOfPerson],
+      [robotB, hashOfRobotB],
+    ] as const) {
+      await onDatabase(
+        system,
+        `insert into "account"."user_api_key"
+           (user_id, organization_id, key_hash, key_hash_prefix, hint, description, created_at, expires_at, bootstrap)
+         values ($1, $2, $3, $4, 'xxxx', 'crafted', '2000-01-01T00:00:00Z', null, false)`,
+        [owner.id, owner.organizationId, hash, prefix],
+      );
+    }
+    const find = (sha: string) => account.post<SessionAccountView>('/apikeys/lookup', { body: { sha } });
+    const [forPerson, forRobotB, forNeither] = await Promise.all([
+      find(hashOfPerson!),
+      find(hashOfRobotB!),
+      find(neither!),
+    ]);
+    expect(forPerson.status).toBe(200);
+    expect(forPerson.body.user).toMatchObject({ id: person.id, organizationId: orgA });
+    expect(forRobotB.status).toBe(200);
+    expect(forRobotB.body.user).toMatchObject({ id: robotB.id, organizationId: orgB });
+    expect(forNeither.status).toBe(404);
+  });
+
   it('a hash sharing the first 16 hex digits of a real key but not the rest gives the same 404 as an unknown key', async () => {
     const created = await mintOwn({ description: 'prefix' });
     const hash = sha256Hex(created.apiKey);

@@ -377,7 +377,7 @@ describe('spec 6 / 3: the payment webhook (POST /webhooks/payments)', () => {
     });
   });
 
-  describe('review: the signature is checked before the body is read', () => {
+  describe('decisions "The payment webhook": the signature is checked before the body is read', () => {
     const malformed = { nope: true, event_type: 42 };
 
     it.each([

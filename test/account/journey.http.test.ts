@@ -17,7 +17,7 @@ beforeAll(async () => {
 
 afterAll(() => system.stop());
 
-describe("issue 3 journey: from the bootstrap key to a service account's token, over REST", () => {
+describe("CONTRACT 2 to 5 / spec 4.2 and 4.3, end to end: from the bootstrap key to a service account's token, over REST", () => {
   it("bootstrap key → organization → administrator login → group → service account → key → token with the group's permissions", async () => {
     const identity = system.client('identity');
     const account = system.client('account');

@@ -188,7 +188,7 @@ describe('spec 4.2: what the check is given never chooses where it connects', ()
     '../x',
     'common',
   ])(
-    'review: a bad Entra tenantId (%s) is 400 naming body.tenantId, without reaching the resolver',
+    'decisions "Identity provider check": a bad Entra tenantId (%s) is 400 naming body.tenantId, without reaching the resolver',
     async (tenantId) => {
       const { response, requests } = await check({ ...entra, tenantId });
       expect(response.status).toBe(400);
@@ -211,7 +211,7 @@ describe('spec 4.2: what the check is given never chooses where it connects', ()
   });
 });
 
-describe('spec 7 / review: a bad check body is 400 naming the field; 200 with valid false is for what the provider says', () => {
+describe('spec 7 / decisions "Identity provider check": a bad check body is 400 naming the field; 200 with valid false is for what the provider says', () => {
   it.each([
     [{ ...entra, tenantId: undefined }, 'body.tenantId'],
     [{ ...entra, tenantId: null }, 'body.tenantId'],

@@ -186,7 +186,7 @@ describe('spec 4.2 "On group save" (1), through GraphQL: updateGroup keeps the p
   });
 });
 
-describe('issue 3 account subgraph: a null input field is the field left out, not a BAD_REQUEST', () => {
+describe('decisions "The account subgraph": a null input field is the field left out, not a BAD_REQUEST', () => {
   it('updateGroup with every field null keeps the group as it is (bar its version)', async () => {
     const group = await createGroup(system, orgA, {
       name: 'Nulls kept',
@@ -375,7 +375,7 @@ describe('spec 4.2 API keys through GraphQL: revoking, the expiry rules and the 
   });
 });
 
-describe("spec 1 / issue 3: through GraphQL, an id of another organization is NOT_FOUND, never FORBIDDEN, and B's records do not change", () => {
+describe('spec 1 / decisions "Tenancy": through GraphQL, an id of another organization is NOT_FOUND, never FORBIDDEN, and B\'s records do not change', () => {
   const everything = () => tokenA(PERMISSION_CATALOGUE.map((p) => p.name));
 
   it.each([

@@ -36,7 +36,7 @@ async function graphql<T>(
   return response.body.data!;
 }
 
-describe("issue 3 journey through the gateway: from the bootstrap key to a service account's token", () => {
+describe("CONTRACT 2 to 5 / spec 4.2 and 4.3, end to end through the gateway: from the bootstrap key to a service account's token", () => {
   it("creates the organization, group, service account and key with GraphQL mutations; the key's token carries the group's permissions", async () => {
     const identity = system.client('identity');
     // CONTRACT 2: the bootstrap key is exchanged for a token.
@@ -146,7 +146,7 @@ describe("issue 3 journey through the gateway: from the bootstrap key to a servi
   });
 });
 
-describe('issue 3 account subgraph: the same checks as the REST facade', () => {
+describe('decisions "The account subgraph": the same services and checks as the REST facade', () => {
   it('a query without a token is UNAUTHENTICATED, one without the permission FORBIDDEN', async () => {
     const anonymous = await system
       .client('gateway')
