@@ -11,6 +11,7 @@ import {
   type ConsumerMessages,
   type JetStreamClient,
   type JetStreamManager,
+  type JsMsg,
 } from '@nats-io/jetstream';
 import type { Logger } from '../logging/logger.js';
 import {
@@ -26,7 +27,7 @@ const DUPLICATE_WINDOW_MS = 2 * 60_000;
 const RETENTION_MS = 7 * 24 * 60 * 60_000;
 const ACK_WAIT_MS = 30_000;
 const PUBLISH_TIMEOUT_MS = 5_000;
-/** How long a JetStream API call (stream and consumer set-up) may take before it counts as failed. */
+/** How long a JetStream API call (stream and consumer set-up), or a connection attempt, may take before it counts as failed. */
 const API_TIMEOUT_MS = 5_000;
 const CONSUMER_RESTART_MS = 1_000;
 
@@ -39,11 +40,12 @@ interface Registration {
 /**
  * JetStream: one stream per topic (file storage, deduplicated by message id within a
  * two-minute window, kept seven days) and one durable pull consumer per reader with
- * explicit acks. The connection is made in the background and retried forever, and so is
- * the set-up after it (JetStream may not be enabled yet, or may time out): a service starts,
- * and keeps serving, while NATS is away or not ready; its outbox holds what it could not
- * publish. After every reconnect the streams and consumers are made sure of again, since a
- * NATS server that restarted may have lost them.
+ * explicit acks. The connection is made in the background and retried until it succeeds,
+ * and so is the set-up after it (JetStream may not be enabled yet, or may time out), each
+ * failure logged: a service starts, and keeps serving, while NATS is away or not ready; its
+ * outbox holds what it could not publish. After every reconnect the streams and consumers
+ * are made sure of again, since a NATS server that restarted may have lost them; a
+ * connection the client gave up on for good is made anew.
  */
 export class NatsQueue implements Queue {
   readonly kind = 'nats' as const;
@@ -64,6 +66,8 @@ export class NatsQueue implements Queue {
   private consuming = false;
   /** The message iterators of the consumers running now. */
   private readonly liveMessages = new Set<ConsumerMessages>();
+  /** The handlers running now, each up to its ack (or nak): close waits for them. */
+  private readonly handling = new Set<Promise<void>>();
   private readonly whenReadyWaiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
   /** Wakes every pause early when the queue closes. */
   private readonly pauses = new Set<() => void>();
@@ -106,6 +110,13 @@ export class NatsQueue implements Queue {
     if (this.consuming) this.running.push(this.keepConsuming(registration));
   }
 
+  /**
+   * Stops the consumers taking messages, waits for the handlers running now and their acks,
+   * and only then drains the connection, which sends those acks before it closes: a message
+   * handled before close is not delivered again at the next start. The set-up's retries stop
+   * (an attempt under way ends within its timeout and closes what it opened), so nothing of
+   * the queue is left running once this resolves.
+   */
   async close(): Promise<void> {
     this.closing = true;
     this.ready = false;
@@ -113,6 +124,8 @@ export class NatsQueue implements Queue {
     for (const waiter of this.whenReadyWaiters.splice(0)) {
       waiter.reject(new Error('the NATS queue closed before it was ready'));
     }
+    for (const messages of this.liveMessages) messages.stop();
+    await Promise.allSettled([...this.handling]);
     const connection = this.connection;
     if (connection && !connection.isClosed()) {
       await connection.drain().catch(async (error: unknown) => {
@@ -120,9 +133,7 @@ export class NatsQueue implements Queue {
         await connection.close();
       });
     }
-    // The set-up is not waited for: a first connection attempt can wait for NATS forever,
-    // and one that succeeds after this closes its connection at once.
-    await Promise.allSettled(this.running);
+    await Promise.allSettled([...this.running, this.settingUp]);
   }
 
   private subject(topic: Topic): string {
@@ -135,7 +146,8 @@ export class NatsQueue implements Queue {
 
   /**
    * Runs the set-up until it succeeds, with backoff (0.5 s doubling to 30 s), and again
-   * whenever it is wanted anew (a reconnect) while it runs.
+   * whenever it is wanted anew (a reconnect) while it runs. Each failure is logged with the
+   * address; close ends the retries.
    */
   private setUpUntilReady(): void {
     this.setUpWanted = true;
@@ -152,9 +164,11 @@ export class NatsQueue implements Queue {
           failures += 1;
           this.setUpWanted = true;
           const retryInMs = retryDelayMs(failures);
-          this.logger.error(
+          this.logger.warn(
             { err: error, url: this.url, attempt: failures, retryInMs },
-            'the NATS queue could not be set up; trying again',
+            this.connection
+              ? 'the NATS queue could not be set up; trying again'
+              : 'could not connect to NATS; trying again',
           );
           await this.pause(retryInMs);
         }
@@ -162,7 +176,7 @@ export class NatsQueue implements Queue {
     })().finally(() => (this.settingUp = undefined));
   }
 
-  /** Connects (once; the client reconnects by itself), then makes sure of streams and consumers. */
+  /** Connects (the client then reconnects by itself), then makes sure of streams and consumers. */
   private async setUp(): Promise<void> {
     this.ready = false;
     const connection = await this.connectOnce();
@@ -187,12 +201,18 @@ export class NatsQueue implements Queue {
     for (const waiter of this.whenReadyWaiters.splice(0)) waiter.resolve();
   }
 
+  /**
+   * The connection, made if there is none or the client closed it for good. A first attempt
+   * that fails rejects (it is retried by setUpUntilReady, which logs it); once connected, the
+   * client reconnects by itself for as long as it takes.
+   */
   private async connectOnce(): Promise<NatsConnection> {
-    if (this.connection) return this.connection;
+    if (this.connection && !this.connection.isClosed()) return this.connection;
+    this.connection = undefined;
     const connection = await connect({
       servers: this.url,
       name: this.clientName,
-      waitOnFirstConnect: true,
+      timeout: API_TIMEOUT_MS,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 1_000,
     });
@@ -203,6 +223,7 @@ export class NatsQueue implements Queue {
     this.connection = connection;
     this.connected = true;
     void this.watchStatus(connection);
+    void connection.closed().then((reason) => this.whenClosed(connection, reason));
     return connection;
   }
 
@@ -210,7 +231,7 @@ export class NatsQueue implements Queue {
     for await (const status of connection.status()) {
       if (status.type === 'disconnect') {
         this.connected = false;
-        this.logger.warn('NATS connection lost; reconnecting');
+        this.logger.warn({ url: this.url }, 'NATS connection lost; reconnecting');
       }
       if (status.type === 'reconnect') {
         this.connected = true;
@@ -218,6 +239,15 @@ export class NatsQueue implements Queue {
         if (!this.closing) this.setUpUntilReady();
       }
     }
+  }
+
+  /** A connection closed other than by close() (the client gave up on it): connect anew. */
+  private whenClosed(connection: NatsConnection, reason: void | Error): void {
+    if (this.closing || this.connection !== connection) return;
+    this.connected = false;
+    this.ready = false;
+    this.logger.warn({ err: reason, url: this.url }, 'the NATS connection closed; connecting again');
+    this.setUpUntilReady();
   }
 
   /** Makes the topic's stream unless it exists; answers whether it had to. */
@@ -266,56 +296,74 @@ export class NatsQueue implements Queue {
           'consumer stopped; starting it again',
         );
       }
+      if (this.closing) return;
       await this.pause(CONSUMER_RESTART_MS);
     }
   }
 
+  /**
+   * Consumes until the iterator stops. The set-up made the consumer; one registered after it,
+   * or lost with a server's restart, is made here.
+   */
   private async runConsumer(registration: Registration): Promise<void> {
-    const { topic, consumerName, handler } = registration;
+    const { topic, consumerName } = registration;
     const stream = this.streamName(topic);
-    await this.ensureConsumer(this.manager!, registration);
-    const consumer = await this.client!.consumers.get(stream, consumerName);
+    const consumer = await this.client!.consumers.get(stream, consumerName).catch(async (error: unknown) => {
+      if (!isConsumerNotFound(error)) throw error;
+      await this.ensureConsumer(this.manager!, registration);
+      return this.client!.consumers.get(stream, consumerName);
+    });
     const messages = await consumer.consume({ max_messages: 64 });
     this.liveMessages.add(messages);
+    // The queue may have closed while the iterator was being made: it takes nothing then.
+    if (this.closing) messages.stop();
     try {
-      await this.deliver(messages, stream, consumerName, handler);
+      for await (const message of messages) {
+        const handled = this.handle(message, stream, registration);
+        this.handling.add(handled);
+        await handled.finally(() => this.handling.delete(handled));
+      }
     } finally {
       this.liveMessages.delete(messages);
     }
   }
 
-  private async deliver(
-    messages: ConsumerMessages,
+  /** Runs the handler and acks, naks or terminates the message by its outcome; never rejects. */
+  private async handle(
+    message: JsMsg,
     stream: string,
-    consumerName: string,
-    handler: MessageHandler,
+    { consumerName, handler }: Registration,
   ): Promise<void> {
-    for await (const message of messages) {
-      const id = message.headers?.get('Nats-Msg-Id') || `${stream}:${message.seq}`;
-      const deliveryCount = message.info.deliveryCount;
-      try {
-        await handler({ id, data: message.json<unknown>(), deliveryCount });
-        message.ack();
-      } catch (error) {
-        if (error instanceof PermanentMessageError || error instanceof SyntaxError) {
-          this.logger.error(
-            { err: error, consumer: consumerName, messageId: id },
-            'message dropped: it can never be processed',
-          );
-          message.term();
-        } else {
-          this.logger.warn(
-            { err: error, consumer: consumerName, messageId: id },
-            'message failed; it will be redelivered',
-          );
-          message.nak(retryDelayMs(deliveryCount));
-        }
+    // Already pulled when close stopped the consumer: handed back at once, for the next start.
+    if (this.closing) {
+      message.nak();
+      return;
+    }
+    const id = message.headers?.get('Nats-Msg-Id') || `${stream}:${message.seq}`;
+    const deliveryCount = message.info.deliveryCount;
+    try {
+      await handler({ id, data: message.json<unknown>(), deliveryCount });
+      message.ack();
+    } catch (error) {
+      if (error instanceof PermanentMessageError || error instanceof SyntaxError) {
+        this.logger.error(
+          { err: error, consumer: consumerName, messageId: id },
+          'message dropped: it can never be processed',
+        );
+        message.term();
+      } else {
+        this.logger.warn(
+          { err: error, consumer: consumerName, messageId: id },
+          'message failed; it will be redelivered',
+        );
+        message.nak(retryDelayMs(deliveryCount));
       }
     }
   }
 
-  /** Waits `ms`, or less if the queue closes meanwhile. */
+  /** Waits `ms`, or less if the queue closes meanwhile (not at all once it is closing). */
   private pause(ms: number): Promise<void> {
+    if (this.closing) return Promise.resolve();
     return new Promise((resolve) => {
       const wake = (): void => {
         clearTimeout(timer);
@@ -335,4 +383,8 @@ export class NatsQueue implements Queue {
  */
 export function isStreamNotFound(error: unknown): boolean {
   return error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound;
+}
+
+function isConsumerNotFound(error: unknown): boolean {
+  return error instanceof JetStreamApiError && error.code === JetStreamApiCodes.ConsumerNotFound;
 }

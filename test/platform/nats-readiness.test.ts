@@ -45,7 +45,7 @@ describe('issue 2 queue: readiness follows JetStream, not just the connection (a
     for (const dir of storeDirs) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('stays not ready (health 503, whenReady pending) while JetStream is not enabled, and retries the set-up', async () => {
+  it('stays not ready (isReady false, whenReady pending, publish refused) while JetStream is not enabled, and retries the set-up', async () => {
     server = await NatsServerProcess.start({ port });
     queue = new NatsQueue(`nats://127.0.0.1:${port}`, 'readiness-', logger, 'readiness-test');
     const received: unknown[] = [];

@@ -23,10 +23,18 @@ export class NatsServerProcess {
     return `nats://127.0.0.1:${this.port}`;
   }
 
-  /** Starts nats-server on 127.0.0.1:port, with JetStream (storing under storeDir) when given one. */
-  static async start(options: { port: number; jetStreamStoreDir?: string }): Promise<NatsServerProcess> {
+  /**
+   * Starts nats-server on 127.0.0.1:port, with JetStream (storing under storeDir) when given
+   * one, and requiring a token when given one (a client without it is refused).
+   */
+  static async start(options: {
+    port: number;
+    jetStreamStoreDir?: string;
+    authToken?: string;
+  }): Promise<NatsServerProcess> {
     const args = ['-a', '127.0.0.1', '-p', String(options.port)];
     if (options.jetStreamStoreDir) args.push('-js', '-sd', options.jetStreamStoreDir);
+    if (options.authToken) args.push('--auth', options.authToken);
     const server = new NatsServerProcess(
       spawn(NATS_SERVER, args, { stdio: ['ignore', 'pipe', 'pipe'] }),
       options.port,
