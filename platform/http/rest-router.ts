@@ -1,12 +1,17 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Caller } from '../auth/caller.js';
 import { readSessionToken } from '../auth/token-reader.js';
 import type { TokenVerifier } from '../auth/token-verifier.js';
-import { UnauthorizedError, UnsupportedMediaTypeError } from '../errors/domain-errors.js';
+import { UnauthorizedError } from '../errors/domain-errors.js';
+import { keepRawBody, MAX_BODY_SIZE, type RawBodyRequest } from './raw-body.js';
 import type { Route } from './route.js';
-import { parseInput } from './validation.js';
+import { BodyInOtherMediaType, JSON_MEDIA_TYPE, parseInput } from './validation.js';
 
-const JSON_MEDIA_TYPE = 'application/json';
+/**
+ * The bytes of a body the host's JSON reader left alone (another media type), so a route
+ * knows whether any arrived at all, and a signed route can check its signature over them.
+ */
+const readOtherBody = express.raw({ type: () => true, limit: MAX_BODY_SIZE, verify: keepRawBody });
 
 /**
  * Mounts routes on an Express router: reads the caller, validates path, query and body
@@ -20,21 +25,21 @@ export function restRouter(routes: Route[], verifier: TokenVerifier): Router {
     const handler: RequestHandler = (req, res, next) => {
       handle(route, verifier, req, res).catch(next);
     };
-    router[route.method](expressPath, handler);
+    if (route.body || route.signedBody) router[route.method](expressPath, readOtherBody, handler);
+    else router[route.method](expressPath, handler);
   }
   return router;
 }
 
 async function handle(route: Route, verifier: TokenVerifier, req: Request, res: Response): Promise<void> {
   const caller = await readCaller(route, verifier, req);
-  // A body in another media type is not read by the JSON parser: refuse it rather than
-  // treating it as no body. An empty body (Content-Length: 0) is no body.
-  if (route.body && carriesContent(req) && !req.is(JSON_MEDIA_TYPE)) {
-    throw UnsupportedMediaTypeError.expected(JSON_MEDIA_TYPE, req.get('content-type'));
-  }
   const params: unknown = route.params ? parseInput(route.params, req.params, 'path') : undefined;
   const query: unknown = route.query ? parseInput(route.query, presentValues(req.query), 'query') : undefined;
-  const body: unknown = route.body ? parseInput(route.body, req.body, 'body') : undefined;
+  const body = route.signedBody
+    ? bodyAsSent(req)
+    : route.body
+      ? parseInput(route.body, bodyAsSent(req), 'body')
+      : undefined;
   const result = await route.handle({ caller, params, query, body, request: req, response: res });
   res.status(route.status ?? 200);
   if (route.response === null) res.end();
@@ -42,8 +47,16 @@ async function handle(route: Route, verifier: TokenVerifier, req: Request, res: 
   else res.json(result);
 }
 
-function carriesContent(req: Request): boolean {
-  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+/**
+ * The body as the caller sent it: none when no bytes arrived, whatever the Content-Type says
+ * (the JSON reader would make `{}` of an empty JSON body); the JSON value; or, in another media
+ * type, a body that parseInput refuses with 415.
+ */
+function bodyAsSent(req: Request): unknown {
+  const bytes = (req as RawBodyRequest).rawBody;
+  if (!bytes || bytes.length === 0) return undefined;
+  if (req.is(JSON_MEDIA_TYPE)) return req.body as unknown;
+  return new BodyInOtherMediaType(req.get('content-type'));
 }
 
 /**

@@ -41,6 +41,14 @@ export interface RouteSpec<P extends Schema = Schema, Q extends Schema = Schema,
   params?: P;
   query?: Q;
   body?: B;
+  /**
+   * The handler authenticates the request by a signature over the raw body
+   * (`RawBodyRequest.rawBody`, kept whatever the media type) before it reads the body: the
+   * router then judges neither the media type nor the body's schema first, so an unsigned
+   * caller is refused whatever it sent. The handler parses the body with parseInput once the
+   * signature checks out; a body in another media type is 415 then (see BodyInOtherMediaType).
+   */
+  signedBody?: boolean;
   /** The success status; 200 unless stated. */
   status?: number;
   /** The success body's schema; null for a response without a body. */

@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import express, { type Express, type RequestHandler } from 'express';
 import type { ServiceName } from '../config/settings.js';
 import type { TokenVerifier } from '../auth/token-verifier.js';
@@ -9,13 +8,9 @@ import { apiDocsRouter } from './api-docs.js';
 import { notFoundHandler, problemErrorHandler } from './error-handler.js';
 import { startHttpServer } from './http-server.js';
 import { buildOpenApiDocument } from './openapi.js';
+import { keepRawBody, MAX_BODY_SIZE } from './raw-body.js';
 import { restRouter } from './rest-router.js';
 import type { Route } from './route.js';
-
-/** A request whose JSON body was also kept as the bytes that arrived. */
-export interface RawBodyRequest extends IncomingMessage {
-  rawBody?: Buffer;
-}
 
 /** What a service brings to its host. */
 export interface ServiceDefinition {
@@ -66,18 +61,11 @@ export async function startServiceHost(
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
-  // The raw bytes are kept for routes that check a signature over them (webhooks). Any JSON
+  // The raw bytes are kept for routes that check a signature over them (webhooks), and to tell
+  // an empty body from none (the REST routes read other media types' bytes themselves). Any JSON
   // value is parsed (not only objects and arrays), so `null` or `"abc"` reaches the route's
   // schema and is refused as the wrong shape, not as broken JSON.
-  app.use(
-    express.json({
-      limit: '5mb',
-      strict: false,
-      verify: (req, _res, buffer) => {
-        (req as RawBodyRequest).rawBody = buffer;
-      },
-    }),
-  );
+  app.use(express.json({ limit: MAX_BODY_SIZE, strict: false, verify: keepRawBody }));
 
   app.get('/healthz/startup', (_req, res, next) => {
     definition

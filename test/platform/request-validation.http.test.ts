@@ -103,6 +103,19 @@ describe('issue 2 request validation: a body that is not JSON is 415, naming the
     expect(response.status).toBe(200);
     expect(response.body.total).toBe(11);
   });
+
+  it.each(['application/json', 'text/plain'])(
+    'POST /filter with an empty body sent as %s is no body, so no conditions (decision "Errors": an empty body is no body)',
+    async (contentType) => {
+      const response = await audit.post<{ total: number }>('/filter', {
+        token,
+        body: '',
+        headers: { 'content-type': contentType },
+      });
+      expect(response.status).toBe(200);
+      expect(response.body.total).toBe(11);
+    },
+  );
 });
 
 describe('issue 2 request validation: valid JSON of the wrong shape is a 400 naming the body, not "not valid JSON"', () => {
