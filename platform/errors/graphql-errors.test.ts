@@ -56,6 +56,32 @@ describe('issue 2 errors: formatGraphQLError is the one place a GraphQL error ge
     expect(lines).toEqual([]);
   });
 
+  it.each([
+    [
+      'PERSISTED_QUERY_NOT_FOUND',
+      new GraphQLError('PersistedQueryNotFound', { extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } }),
+    ],
+    [
+      'GRAPHQL_VALIDATION_FAILED',
+      new GraphQLError('Unknown argument "nope"', {
+        extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+        originalError: new GraphQLError('Unknown argument "nope"'),
+      }),
+    ],
+  ])(
+    'decisions "Errors": a code Apollo gave an error (%s) is kept with its message, not collapsed, not logged',
+    (code, error) => {
+      const { logger, lines } = capturedLogger();
+      expect(formatGraphQLError(formattedOf(error), error, logger)).toEqual({
+        message: error.message,
+        locations: undefined,
+        path: undefined,
+        extensions: { code },
+      });
+      expect(lines).toEqual([]);
+    },
+  );
+
   it('CONTRACT 7: any other fault is INTERNAL_SERVER_ERROR without its message, stack or SQL, and is logged', () => {
     const { logger, lines } = capturedLogger();
     const fault = new Error('select * from audit.audit_entry failed: relation does not exist');

@@ -4,9 +4,12 @@ import { BadRequestError, DomainError, InternalError } from './domain-errors.js'
 
 /**
  * The only place a resolver's thrown value becomes a GraphQL error: a DomainError keeps
- * its message and gets `extensions.code`; an error in the request itself (see
- * isGraphQLRequestError) is BAD_REQUEST with graphql-js's message; anything else is logged
- * and reported as INTERNAL_SERVER_ERROR with no cause attached.
+ * its message and gets `extensions.code`; an error that graphql-js or Apollo already gave a
+ * code keeps it (GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED, BAD_USER_INPUT,
+ * PERSISTED_QUERY_NOT_FOUND: clients act on these, an automatic persisted query link above
+ * all); an error in the request itself without one (see isGraphQLRequestError) is
+ * BAD_REQUEST with graphql-js's message; anything else is logged and reported as
+ * INTERNAL_SERVER_ERROR with no cause attached.
  */
 export function formatGraphQLError(
   formatted: GraphQLFormattedError,
@@ -16,6 +19,15 @@ export function formatGraphQLError(
   const original = error instanceof GraphQLError ? error.originalError : error;
   if (original instanceof DomainError && !(original instanceof InternalError)) {
     return domainGraphQLError(formatted, original);
+  }
+  const code = codeGivenBefore(error);
+  if (code) {
+    return {
+      message: formatted.message,
+      locations: formatted.locations,
+      path: formatted.path,
+      extensions: { code },
+    };
   }
   if (isGraphQLRequestError(error)) {
     return domainGraphQLError(formatted, new BadRequestError(formatted.message));
@@ -37,6 +49,15 @@ export function isGraphQLRequestError(error: unknown): boolean {
     error.path === undefined &&
     (error.originalError === undefined || error.originalError instanceof GraphQLError)
   );
+}
+
+/**
+ * The code an error already carries, as Apollo sets it on the errors it raises. Looked up on
+ * the error itself: Apollo's formatted error says INTERNAL_SERVER_ERROR for one without.
+ */
+function codeGivenBefore(error: unknown): string | undefined {
+  const code = error instanceof GraphQLError ? error.extensions.code : undefined;
+  return typeof code === 'string' && code !== '' ? code : undefined;
 }
 
 function domainGraphQLError(formatted: GraphQLFormattedError, error: DomainError): GraphQLFormattedError {
