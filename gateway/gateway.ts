@@ -65,7 +65,16 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   app.use(notFoundHandler());
   app.use(problemErrorHandler(logger));
 
-  const http = await startHttpServer(app, options.host, options.port);
+  let http;
+  try {
+    http = await startHttpServer(app, options.host, options.port, {
+      name: 'The gateway',
+      portSetting: 'GATEWAY_PORT',
+    });
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
   return {
     url: http.url,
     close: async () => {

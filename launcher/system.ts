@@ -92,13 +92,15 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       // Registered now too, so a service that fails to start leaves no open connection behind.
       cleanups.push(closeQueue);
       for (const name of services) {
+        // A service that fails to start has closed what it opened (launcher/service-parts.ts).
         const service = await SERVICE_STARTERS[name](platform);
         started[name] = service;
         urls[name] = service.url;
         cleanups.push(() => service.stop());
+        // Closed before the services stop, whether the next one fails to start or all of them
+        // stop: running handlers finish before the databases close.
+        cleanups.push(closeQueue);
       }
-      // Closed before the services stop: running handlers finish before the databases close.
-      cleanups.push(closeQueue);
     }
 
     if (processes.includes('gateway')) {

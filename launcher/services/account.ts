@@ -22,6 +22,7 @@ import { PaymentWebhookService } from '../../subgraphs/account/services/payment-
 import { ProvisioningService } from '../../subgraphs/account/services/provisioning.service.js';
 import { UserService } from '../../subgraphs/account/services/user.service.js';
 import type { PlatformContext, StartedService } from '../platform-context.js';
+import { startService } from '../service-parts.js';
 
 export const ACCOUNT_SCHEMA = 'account';
 /** Durable consumer name of the account service on the `credits-spent` queue. */
@@ -31,65 +32,59 @@ export const CREDITS_CONSUMER = 'account-service';
  * The account service: organizations, accounts, groups, API keys, credits. Its database,
  * outbox, `credits-spent` consumer, bootstrap administrator, REST paths and subgraph.
  */
-export async function startAccountService(platform: PlatformContext): Promise<StartedService> {
+export function startAccountService(platform: PlatformContext): Promise<StartedService> {
   const { settings, queue, clock } = platform;
   const logger = platform.logger.child({ service: 'account' });
-  const orm = await openDatabase({
-    url: await platform.databaseUrl(),
-    schema: ACCOUNT_SCHEMA,
-    entities: ACCOUNT_ENTITIES,
-    migrations: ACCOUNT_MIGRATIONS,
-    logger,
-  });
-  const outbox = createOutbox(orm, queue, clock, logger);
-  const deps: AccountDependencies = {
-    orm,
-    transactions: outbox.transactions,
-    auditLog: new AuditLog(clock),
-    clock,
-    logger,
-    credits: settings.credits,
-  };
-  const services: AccountServices = {
-    organizations: new OrganizationService(
-      deps,
-      new IdentityProviderCheck({ resolver: platform.resolver, timeoutMs: PROVIDER_CHECK_TIMEOUT_MS }),
-    ),
-    users: new UserService(deps),
-    groups: new GroupService(deps),
-    apiKeys: new ApiKeyService(deps),
-    provisioning: new ProvisioningService(deps),
-    creditSpend: new CreditSpendService(deps),
-    payments: new PaymentWebhookService(deps, settings.payments.webhookSecret),
-    bootstrap: new BootstrapService(deps),
-  };
-  try {
+  return startService(logger, async (parts) => {
+    const orm = parts.add(
+      await openDatabase({
+        url: await platform.databaseUrl(),
+        schema: ACCOUNT_SCHEMA,
+        entities: ACCOUNT_ENTITIES,
+        migrations: ACCOUNT_MIGRATIONS,
+        logger,
+      }),
+      (database) => database.close(),
+    );
+    const outbox = parts.add(createOutbox(orm, queue, clock, logger), ({ relay }) => relay.stop());
+    const deps: AccountDependencies = {
+      orm,
+      transactions: outbox.transactions,
+      auditLog: new AuditLog(clock),
+      clock,
+      logger,
+      credits: settings.credits,
+    };
+    const services: AccountServices = {
+      organizations: new OrganizationService(
+        deps,
+        new IdentityProviderCheck({ resolver: platform.resolver, timeoutMs: PROVIDER_CHECK_TIMEOUT_MS }),
+      ),
+      users: new UserService(deps),
+      groups: new GroupService(deps),
+      apiKeys: new ApiKeyService(deps),
+      provisioning: new ProvisioningService(deps),
+      creditSpend: new CreditSpendService(deps),
+      payments: new PaymentWebhookService(deps, settings.payments.webhookSecret),
+      bootstrap: new BootstrapService(deps),
+    };
     await services.bootstrap.apply(settings.bootstrapApiKey);
-  } catch (error) {
-    // The start fails; what this service opened closes with it.
-    await outbox.relay.stop();
-    await orm.close();
-    throw error;
-  }
-  queue.consume(TOPICS.creditsSpent, CREDITS_CONSUMER, (message) => services.creditSpend.record(message));
-  const host = await startServiceHost(
-    {
-      name: 'account',
-      title: 'Account service',
-      description: 'Organizations, accounts, groups and permissions, API keys and credits.',
-      routes: accountRoutes(services),
-      subgraph: accountSubgraph(services),
-      readiness: async () => ({ database: await isDatabaseReady(orm, logger), queue: queue.isReady() }),
-    },
-    { host: settings.http.host, port: settings.http.ports.account, verifier: platform.verifier, logger },
-  );
-  return {
-    url: host.url,
-    graphqlUrl: `${host.url}/graphql`,
-    stop: async () => {
-      await host.close();
-      await outbox.relay.stop();
-      await orm.close();
-    },
-  };
+    const host = parts.add(
+      await startServiceHost(
+        {
+          name: 'account',
+          title: 'Account service',
+          description: 'Organizations, accounts, groups and permissions, API keys and credits.',
+          routes: accountRoutes(services),
+          subgraph: accountSubgraph(services),
+          readiness: async () => ({ database: await isDatabaseReady(orm, logger), queue: queue.isReady() }),
+        },
+        { host: settings.http.host, port: settings.http.ports.account, verifier: platform.verifier, logger },
+      ),
+      (running) => running.close(),
+    );
+    // Last: messages are handled only by a service that started.
+    queue.consume(TOPICS.creditsSpent, CREDITS_CONSUMER, (message) => services.creditSpend.record(message));
+    return { url: host.url, graphqlUrl: `${host.url}/graphql` };
+  });
 }

@@ -9,6 +9,7 @@ import { AUDIT_MIGRATIONS } from '../../subgraphs/audit/migrations/index.js';
 import { AUDIT_SCHEMA } from '../../subgraphs/audit/services/audit-entry.repository.js';
 import { AuditService } from '../../subgraphs/audit/services/audit.service.js';
 import type { PlatformContext, StartedService } from '../platform-context.js';
+import { startService } from '../service-parts.js';
 
 /** Durable consumer name of the audit service on the `audit-entries` queue. */
 export const AUDIT_CONSUMER = 'audit-service';
@@ -16,35 +17,38 @@ export const AUDIT_CONSUMER = 'audit-service';
 export const AUDIT_ENTITIES = [AuditEntry, AuditSequence];
 
 /** The audit service: its database, its queue consumer, its REST paths and subgraph. */
-export async function startAuditService(platform: PlatformContext): Promise<StartedService> {
+export function startAuditService(platform: PlatformContext): Promise<StartedService> {
   const { settings, queue, clock } = platform;
   const logger = platform.logger.child({ service: 'audit' });
-  const orm = await openDatabase({
-    url: await platform.databaseUrl(),
-    schema: AUDIT_SCHEMA,
-    entities: AUDIT_ENTITIES,
-    migrations: AUDIT_MIGRATIONS,
-    logger,
+  return startService(logger, async (parts) => {
+    const orm = parts.add(
+      await openDatabase({
+        url: await platform.databaseUrl(),
+        schema: AUDIT_SCHEMA,
+        entities: AUDIT_ENTITIES,
+        migrations: AUDIT_MIGRATIONS,
+        logger,
+      }),
+      (database) => database.close(),
+    );
+    const audit = new AuditService({ orm, clock, authNotRequired: settings.audit.authNotRequired });
+    const host = parts.add(
+      await startServiceHost(
+        {
+          name: 'audit',
+          title: 'Audit service',
+          description:
+            'The change log of every service: who did what, when, with the state before and after.',
+          routes: auditRoutes(audit),
+          subgraph: auditSubgraph(audit),
+          readiness: async () => ({ database: await isDatabaseReady(orm, logger), queue: queue.isReady() }),
+        },
+        { host: settings.http.host, port: settings.http.ports.audit, verifier: platform.verifier, logger },
+      ),
+      (running) => running.close(),
+    );
+    // Last: messages are handled only by a service that started.
+    queue.consume(TOPICS.auditEntries, AUDIT_CONSUMER, (message) => audit.store(message));
+    return { url: host.url, graphqlUrl: `${host.url}/graphql` };
   });
-  const audit = new AuditService({ orm, clock, authNotRequired: settings.audit.authNotRequired });
-  queue.consume(TOPICS.auditEntries, AUDIT_CONSUMER, (message) => audit.store(message));
-  const host = await startServiceHost(
-    {
-      name: 'audit',
-      title: 'Audit service',
-      description: 'The change log of every service: who did what, when, with the state before and after.',
-      routes: auditRoutes(audit),
-      subgraph: auditSubgraph(audit),
-      readiness: async () => ({ database: await isDatabaseReady(orm, logger), queue: queue.isReady() }),
-    },
-    { host: settings.http.host, port: settings.http.ports.audit, verifier: platform.verifier, logger },
-  );
-  return {
-    url: host.url,
-    graphqlUrl: `${host.url}/graphql`,
-    stop: async () => {
-      await host.close();
-      await orm.close();
-    },
-  };
 }

@@ -7,46 +7,48 @@ import { identityRoutes } from '../../rest-facade/identity/identity.routes.js';
 import { refreshCors } from '../../rest-facade/identity/refresh-cors.js';
 import { TokenService } from '../../subgraphs/identity/services/token.service.js';
 import type { PlatformContext, StartedService } from '../platform-context.js';
+import { startService } from '../service-parts.js';
 
 /**
  * The identity service: mints session tokens. No storage and no subgraph; it binds
  * IDENTITY_HOST (loopback by default), since it enforces no permission itself.
  */
-export async function startIdentityService(platform: PlatformContext): Promise<StartedService> {
+export function startIdentityService(platform: PlatformContext): Promise<StartedService> {
   const { settings, queue, clock, keys } = platform;
   const logger = platform.logger.child({ service: 'identity' });
-  const audit = new DirectAuditPublisher(queue, new AuditLog(clock), logger);
-  const tokens = new TokenService({
-    account: new AccountClient(() => platform.peerUrl('account')),
-    signer: new TokenSigner(keys, settings.jwt),
-    verifier: platform.verifier,
-    audit,
-    clock,
-    jwt: settings.jwt,
-    logger,
-  });
-  const host = await startServiceHost(
-    {
-      name: 'identity',
-      title: 'Identity service',
-      description:
-        'Mints session tokens for logins, API keys and renewals. Reachable only inside the deployment.',
-      routes: identityRoutes(tokens),
-      middleware: [refreshCors(settings.tokenRefresh.allowedOrigins)],
-      readiness: async () => ({ signingKey: keys.privateKey !== undefined, queue: queue.isReady() }),
-    },
-    {
-      host: settings.http.identityHost,
-      port: settings.http.ports.identity,
+  return startService(logger, async (parts) => {
+    const audit = parts.add(new DirectAuditPublisher(queue, new AuditLog(clock), logger), (publisher) =>
+      publisher.stop(),
+    );
+    const tokens = new TokenService({
+      account: new AccountClient(() => platform.peerUrl('account')),
+      signer: new TokenSigner(keys, settings.jwt),
       verifier: platform.verifier,
+      audit,
+      clock,
+      jwt: settings.jwt,
       logger,
-    },
-  );
-  return {
-    url: host.url,
-    stop: async () => {
-      await host.close();
-      await audit.stop();
-    },
-  };
+    });
+    const host = parts.add(
+      await startServiceHost(
+        {
+          name: 'identity',
+          title: 'Identity service',
+          description:
+            'Mints session tokens for logins, API keys and renewals. Reachable only inside the deployment.',
+          routes: identityRoutes(tokens),
+          middleware: [refreshCors(settings.tokenRefresh.allowedOrigins)],
+          readiness: async () => ({ signingKey: keys.privateKey !== undefined, queue: queue.isReady() }),
+        },
+        {
+          host: settings.http.identityHost,
+          port: settings.http.ports.identity,
+          verifier: platform.verifier,
+          logger,
+        },
+      ),
+      (running) => running.close(),
+    );
+    return { url: host.url };
+  });
 }

@@ -8,10 +8,26 @@ export interface RunningHttpServer {
   close(): Promise<void>;
 }
 
-/** Listens with `app` on host and port (0 picks a free one); close drops open connections. */
-export async function startHttpServer(app: Express, host: string, port: number): Promise<RunningHttpServer> {
+/** Who listens, for the message when it cannot: `the account service`, and its port's setting. */
+export interface Listener {
+  name: string;
+  portSetting: string;
+}
+
+/**
+ * Listens with `app` on host and port (0 picks a free one); close drops open connections.
+ * A port it cannot have stops the start with a message naming the address and its setting.
+ */
+export async function startHttpServer(
+  app: Express,
+  host: string,
+  port: number,
+  listener: Listener,
+): Promise<RunningHttpServer> {
   const server = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(listening)));
+    const listening = app.listen(port, host, (error?: Error) =>
+      error ? reject(listenError(error, host, port, listener)) : resolve(listening),
+    );
   });
   const { port: boundPort } = server.address() as AddressInfo;
   return {
@@ -22,6 +38,13 @@ export async function startHttpServer(app: Express, host: string, port: number):
         server.closeAllConnections();
       }),
   };
+}
+
+function listenError(error: Error, host: string, port: number, { name, portSetting }: Listener): Error {
+  const reason = (error as { code?: unknown }).code === 'EADDRINUSE' ? 'the port is in use' : error.message;
+  return new Error(`${name} cannot listen on ${httpUrl(host, port)} (${portSetting}): ${reason}`, {
+    cause: error,
+  });
 }
 
 export function httpUrl(host: string, port: number): string {

@@ -89,7 +89,16 @@ export async function startServiceHost(
   app.use(notFoundHandler());
   app.use(problemErrorHandler(logger));
 
-  const server = await startHttpServer(app, options.host, options.port);
+  let server;
+  try {
+    server = await startHttpServer(app, options.host, options.port, {
+      name: `The ${definition.name} service`,
+      portSetting: `${definition.name.toUpperCase()}_PORT`,
+    });
+  } catch (error) {
+    await stopSubgraph?.();
+    throw error;
+  }
   return {
     url: server.url,
     app,

@@ -1,6 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { launch, type Launched, type LaunchOutput } from '../../launcher/launch.js';
 import { inProcessQueueProblem, startSystem, type StartableProcess } from '../../launcher/system.js';
 import { loadSettings } from '../../platform/config/settings.js';
@@ -9,7 +12,8 @@ import { deleteStreams } from '../support/nats-streams.js';
 import { freePort } from '../support/free-port.js';
 import { NatsServerProcess } from '../support/nats-server.js';
 import { rsaKeyPair } from '../support/rsa-keys.js';
-import { createTestDatabase, dropTestDatabase } from '../support/test-database.js';
+import { eventually } from '../support/eventually.js';
+import { createTestDatabase, dropTestDatabase, testDatabaseServerUrl } from '../support/test-database.js';
 
 /** What launch wrote, as `npm start` would have printed it. */
 function capturedOutput(): LaunchOutput & { stdout: string; stderr: string } {
@@ -162,4 +166,62 @@ describe('CONTRACT 1 Signing key: the identity service, the signer, refuses to s
       rmSync(ownDataDir, { recursive: true, force: true });
     }
   });
+});
+
+describe('issue 2 launcher: a service that fails to start closes what it opened (its database pool, its outbox relay)', () => {
+  /** Connections to the database from anyone but the asker. */
+  const connectionsTo = async (database: string): Promise<number> => {
+    const client = new pg.Client({ connectionString: testDatabaseServerUrl() });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ count: string }>(
+        'select count(*) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+        [database],
+      );
+      return Number(rows[0]!.count);
+    } finally {
+      await client.end();
+    }
+  };
+
+  it.each([
+    ['account', 'ACCOUNT_PORT'],
+    ['audit', 'AUDIT_PORT'],
+  ])(
+    'the %s service on a port already taken: startSystem rejects naming the port and its setting, and leaves no connection to the database',
+    async (_name, portSetting) => {
+      const taken = createServer();
+      await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+      const port = (taken.address() as AddressInfo).port;
+      const database = await createTestDatabase();
+      const prefix = `t${randomBytes(4).toString('hex')}-`;
+      const settings = loadSettings({
+        env: {},
+        overrides: {
+          LOG_LEVEL: 'silent',
+          DATA_DIR: dataDir,
+          DATABASE_URL: database.url,
+          NATS_URL: process.env.NATS_URL,
+          QUEUE_PREFIX: prefix,
+          AUDIT_PORT: 0,
+          ACCOUNT_PORT: 0,
+          'Jwt:PrivateKey': process.env.TEST_JWT_PRIVATE_KEY,
+          [portSetting]: port,
+        },
+      });
+      try {
+        await expect(
+          startSystem({ settings, processes: ['audit', 'account'], logger: createLogger('silent') }),
+        ).rejects.toThrow(`cannot listen on http://127.0.0.1:${port} (${portSetting}): the port is in use`);
+        // The pool's connections end as it closes; a relay left polling would open one each second.
+        await eventually(async () => expect(await connectionsTo(database.name)).toBe(0), 3_000);
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        expect(await connectionsTo(database.name)).toBe(0);
+      } finally {
+        await new Promise((resolve) => taken.close(resolve));
+        if (process.env.NATS_URL) await deleteStreams(process.env.NATS_URL, prefix);
+        await dropTestDatabase(database.name);
+      }
+    },
+  );
 });
