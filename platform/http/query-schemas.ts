@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_POSTGRES_INTEGER } from '../db/postgres-integer.js';
 
 /**
  * A boolean from a query string (`true` or `false`, any case) or from a typed caller such
@@ -17,11 +18,8 @@ export const booleanInput = z
 
 const DECIMAL_INTEGER = /^-?\d+$/;
 
-/** The largest id a PostgreSQL `integer` column holds. */
-export const MAX_INTEGER_ID = 2_147_483_647;
-
 /** A record's integer id in a path, from 1 to the largest `integer`. */
-export const integerIdInput = () => integerInput(1, MAX_INTEGER_ID);
+export const integerIdInput = () => integerInput(1, MAX_POSTGRES_INTEGER);
 
 /**
  * An integer within bounds, from a query string or path (decimal digits, optionally after

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditEntryView } from '../../subgraphs/audit/services/audit.schemas.js';
 import { GLOBAL_ORGANIZATION_ID } from '../../subgraphs/audit/domain/audit-visibility.js';
-import { MAX_AUDIT_NUMBER } from '../../subgraphs/audit/domain/audit-versions.js';
+import { MAX_POSTGRES_INTEGER } from '../../platform/db/postgres-integer.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 import type { HttpClient } from '../support/http-client.js';
 import { writeEntry, type Page } from './audit-test-helpers.js';
@@ -317,15 +317,15 @@ describe('spec 4.4 write rule: POST / with and without a session token', () => {
 
   it('an omitted id after id 2147483647 (the highest) is 409 naming the problem, not a 500', async () => {
     const writer = await token([], randomUUID());
-    await writeEntry(audit, writer, { id: MAX_AUDIT_NUMBER, entryType: 'Tag', action: 'Create' });
+    await writeEntry(audit, writer, { id: MAX_POSTGRES_INTEGER, entryType: 'Tag', action: 'Create' });
     const response = await audit.post<{ status: number; detail: string }>('/', {
       token: writer,
       body: { entryType: 'Tag', action: 'Create' },
     });
     expect(response.status).toBe(409);
-    expect(response.body.detail).toContain(String(MAX_AUDIT_NUMBER));
+    expect(response.body.detail).toContain(String(MAX_POSTGRES_INTEGER));
     const again = await writeEntry(audit, writer, {
-      id: MAX_AUDIT_NUMBER,
+      id: MAX_POSTGRES_INTEGER,
       entryType: 'Tag',
       action: 'Update',
     });
@@ -334,7 +334,12 @@ describe('spec 4.4 write rule: POST / with and without a session token', () => {
 
   it('another version of an id at version 2147483647 (the highest) is 409, not a 500', async () => {
     const writer = await token([], randomUUID());
-    await writeEntry(audit, writer, { id: 5, version: MAX_AUDIT_NUMBER, entryType: 'Tag', action: 'Create' });
+    await writeEntry(audit, writer, {
+      id: 5,
+      version: MAX_POSTGRES_INTEGER,
+      entryType: 'Tag',
+      action: 'Create',
+    });
     const response = await audit.post<{ status: number; detail: string }>('/', {
       token: writer,
       body: { id: 5, entryType: 'Tag', action: 'Update' },
@@ -358,8 +363,8 @@ describe('spec 4.4 write rule: POST / with and without a session token', () => {
     [{ entryType: 'x'.repeat(101), action: 'Create' }, 'body.entryType'],
     [{ entryType: 'Tag', action: 'Create', id: 0 }, 'body.id'],
     [{ entryType: 'Tag', action: 'Create', version: -1 }, 'body.version'],
-    [{ entryType: 'Tag', action: 'Create', id: MAX_AUDIT_NUMBER + 1 }, 'body.id'],
-    [{ entryType: 'Tag', action: 'Create', version: MAX_AUDIT_NUMBER + 1 }, 'body.version'],
+    [{ entryType: 'Tag', action: 'Create', id: MAX_POSTGRES_INTEGER + 1 }, 'body.id'],
+    [{ entryType: 'Tag', action: 'Create', version: MAX_POSTGRES_INTEGER + 1 }, 'body.version'],
     [{ entryType: 'Tag', action: 'Create', entityId: 'x'.repeat(501) }, 'body.entityId'],
     [{ entryType: 'Tag', action: 'Create', entityName: 'x'.repeat(501) }, 'body.entityName'],
   ])('a bad body %j is 400 naming %s', async (body, field) => {

@@ -9,7 +9,7 @@ import { AUDIT_MIGRATIONS } from '../../subgraphs/audit/migrations/index.js';
 import { AUDIT_SCHEMA } from '../../subgraphs/audit/services/audit-entry.repository.js';
 import { AuditService } from '../../subgraphs/audit/services/audit.service.js';
 import { AuditEntry } from '../../subgraphs/audit/entities/audit-entry.entity.js';
-import { MAX_AUDIT_NUMBER } from '../../subgraphs/audit/domain/audit-versions.js';
+import { MAX_POSTGRES_INTEGER } from '../../platform/db/postgres-integer.js';
 import { writeEntry } from '../audit/audit-test-helpers.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 
@@ -235,7 +235,7 @@ describe('spec 2 Audit entry: a delivered entry past the highest id or version i
       entryType: 'Tag',
       entityName: 'Tag',
       entityId: '1',
-      version: MAX_AUDIT_NUMBER + 1,
+      version: MAX_POSTGRES_INTEGER + 1,
       change: { action: 'Create', after: {} },
     });
     await expect(audit.store(message)).rejects.toBeInstanceOf(PermanentMessageError);
@@ -251,15 +251,15 @@ describe('spec 2 Audit entry: a delivered entry past the highest id or version i
         version,
         change: { action: 'Update', before: {}, after: {} },
       });
-    await audit.store(tag(MAX_AUDIT_NUMBER));
+    await audit.store(tag(MAX_POSTGRES_INTEGER));
     await expect(audit.store(tag())).rejects.toBeInstanceOf(PermanentMessageError);
-    expect((await stored(organizationId)).map((e) => e.version)).toEqual([MAX_AUDIT_NUMBER]);
+    expect((await stored(organizationId)).map((e) => e.version)).toEqual([MAX_POSTGRES_INTEGER]);
   });
 
   it('refuses a new entity of an organization that has taken the highest id', async () => {
     const organizationId = randomUUID();
     await writeEntry(system.client('audit'), await system.token({ organizationId, permissions: [] }), {
-      id: MAX_AUDIT_NUMBER,
+      id: MAX_POSTGRES_INTEGER,
       entryType: 'Tag',
       action: 'Create',
     });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
+import { MAX_POSTGRES_INTEGER } from '../../../platform/db/postgres-integer.js';
 import { ConflictError } from '../../../platform/errors/domain-errors.js';
-import { MAX_AUDIT_NUMBER, nextId, nextVersion } from './audit-versions.js';
+import { nextId, nextVersion } from './audit-versions.js';
 
 const version = fc.integer({ min: 1, max: 1_000_000 });
 
@@ -66,31 +67,31 @@ describe('spec 4.4 / 9.2: writing an id that exists stores another version, neve
 
 describe('spec 2 Audit entry: ids and versions are PostgreSQL integers; past the highest one the write is a conflict, not a fault', () => {
   it('is the int column range', () => {
-    expect(MAX_AUDIT_NUMBER).toBe(2 ** 31 - 1);
+    expect(MAX_POSTGRES_INTEGER).toBe(2 ** 31 - 1);
   });
 
   it('gives the id after the last one, up to the highest', () => {
     expect(nextId(0)).toBe(1);
     expect(nextId(41)).toBe(42);
-    expect(nextId(MAX_AUDIT_NUMBER - 1)).toBe(MAX_AUDIT_NUMBER);
+    expect(nextId(MAX_POSTGRES_INTEGER - 1)).toBe(MAX_POSTGRES_INTEGER);
   });
 
   it('refuses an id after the highest with ConflictError', () => {
-    expect(() => nextId(MAX_AUDIT_NUMBER)).toThrow(ConflictError);
+    expect(() => nextId(MAX_POSTGRES_INTEGER)).toThrow(ConflictError);
   });
 
   it('refuses a version after the highest with ConflictError, whatever version is requested', () => {
-    expect(() => nextVersion(MAX_AUDIT_NUMBER, undefined)).toThrow(ConflictError);
-    expect(() => nextVersion(MAX_AUDIT_NUMBER, MAX_AUDIT_NUMBER)).toThrow(ConflictError);
+    expect(() => nextVersion(MAX_POSTGRES_INTEGER, undefined)).toThrow(ConflictError);
+    expect(() => nextVersion(MAX_POSTGRES_INTEGER, MAX_POSTGRES_INTEGER)).toThrow(ConflictError);
   });
 
   it('never answers a version beyond the highest for a stored version below it', () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: MAX_AUDIT_NUMBER - 1 }),
-        fc.option(fc.integer({ min: 0, max: MAX_AUDIT_NUMBER }), { nil: undefined }),
+        fc.integer({ min: 1, max: MAX_POSTGRES_INTEGER - 1 }),
+        fc.option(fc.integer({ min: 0, max: MAX_POSTGRES_INTEGER }), { nil: undefined }),
         (highest, requested) => {
-          expect(nextVersion(highest, requested)).toBeLessThanOrEqual(MAX_AUDIT_NUMBER);
+          expect(nextVersion(highest, requested)).toBeLessThanOrEqual(MAX_POSTGRES_INTEGER);
         },
       ),
     );

@@ -1,16 +1,14 @@
+import { MAX_POSTGRES_INTEGER } from '../../../platform/db/postgres-integer.js';
 import { ConflictError } from '../../../platform/errors/domain-errors.js';
-
-/** The highest id or version an audit entry can have: PostgreSQL's `int`, the columns' type. */
-export const MAX_AUDIT_NUMBER = 2_147_483_647;
 
 /**
  * The id after the organization's highest one. Past the highest storable id there is none:
  * a conflict the writer can resolve by writing a version of an existing id, not a fault.
  */
 export function nextId(lastId: number): number {
-  if (lastId >= MAX_AUDIT_NUMBER) {
+  if (lastId >= MAX_POSTGRES_INTEGER) {
     throw new ConflictError(
-      `This organization's audit entries have taken every id up to ${MAX_AUDIT_NUMBER}; write a new version of an existing id instead.`,
+      `This organization's audit entries have taken every id up to ${MAX_POSTGRES_INTEGER}; write a new version of an existing id instead.`,
     );
   }
   return lastId + 1;
@@ -25,9 +23,9 @@ export function nextId(lastId: number): number {
  */
 export function nextVersion(highestStored: number | undefined, requested: number | undefined): number {
   if (highestStored === undefined) return requested ?? 1;
-  if (highestStored >= MAX_AUDIT_NUMBER) {
+  if (highestStored >= MAX_POSTGRES_INTEGER) {
     throw new ConflictError(
-      `This audit entry is at version ${MAX_AUDIT_NUMBER}, the highest there can be; it takes no further versions.`,
+      `This audit entry is at version ${MAX_POSTGRES_INTEGER}, the highest there can be; it takes no further versions.`,
     );
   }
   return Math.max(requested ?? 0, highestStored + 1);

@@ -165,14 +165,16 @@ export class AuditEntryRepository {
     return shared === undefined ? { id: nextId(lastId), isNew: true } : { id: shared, isNew: false };
   }
 
-  /** The organization's highest id, its sequence row locked (made at 0 if it has none yet). */
+  /**
+   * The organization's highest id, its sequence row locked to the end of the transaction (made
+   * at 0 if it has none yet). One statement: the update that changes nothing takes the row lock
+   * whether the row was there or just made.
+   */
   private async lockSequence(em: EntityManager, organizationId: string): Promise<number> {
-    await em.execute(
-      `insert into ${this.sequenceTable} (organization_id, last_id) values (?, 0) on conflict (organization_id) do nothing`,
-      [organizationId],
-    );
     const [row] = await em.execute<{ last_id: number }[]>(
-      `select last_id from ${this.sequenceTable} where organization_id = ? for update`,
+      `insert into ${this.sequenceTable} as counter (organization_id, last_id) values (?, 0)
+       on conflict (organization_id) do update set last_id = counter.last_id
+       returning last_id`,
       [organizationId],
     );
     return row!.last_id;

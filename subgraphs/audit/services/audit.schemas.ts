@@ -8,7 +8,7 @@ import {
   conditionText,
   type AuditCondition,
 } from '../domain/audit-fields.js';
-import { MAX_AUDIT_NUMBER } from '../domain/audit-versions.js';
+import { MAX_POSTGRES_INTEGER } from '../../../platform/db/postgres-integer.js';
 
 const fieldName = z.string().transform((name, ctx) => {
   const field = auditFieldNamed(name);
@@ -79,7 +79,7 @@ export const auditWriteBody = z.object({
     .number()
     .int()
     .min(1)
-    .max(MAX_AUDIT_NUMBER)
+    .max(MAX_POSTGRES_INTEGER)
     .optional()
     .describe('Adds a version to this entry; a new id when omitted.'),
   entryType: z.string().trim().min(1).max(100),
@@ -90,7 +90,7 @@ export const auditWriteBody = z.object({
     .transform(String)
     .pipe(z.string().max(AUDIT_TEXT_MAX))
     .default(''),
-  version: z.number().int().min(0).max(MAX_AUDIT_NUMBER).optional(),
+  version: z.number().int().min(0).max(MAX_POSTGRES_INTEGER).optional(),
   beforeState: stateText,
   afterState: stateText,
 });
@@ -116,9 +116,9 @@ export type AuditEntryView = z.output<typeof auditEntryView>;
 
 export const auditEntryPage = pageSchema(auditEntryView, 'AuditEntryPage');
 
-export const auditIdParams = z.object({ id: integerInput(1, MAX_AUDIT_NUMBER) });
+export const auditIdParams = z.object({ id: integerInput(1, MAX_POSTGRES_INTEGER) });
 export const auditGetQuery = z.object({
-  version: integerInput(0, MAX_AUDIT_NUMBER)
+  version: integerInput(0, MAX_POSTGRES_INTEGER)
     .optional()
     .describe('A version of the entry; the latest when omitted.'),
 });

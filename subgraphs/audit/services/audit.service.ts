@@ -9,7 +9,7 @@ import { requirePermission } from '../../../platform/permissions/authorize.js';
 import { PermanentMessageError, type QueueMessage } from '../../../platform/queue/queue.js';
 import type { Clock } from '../../../platform/time/clock.js';
 import type { AuditCondition } from '../domain/audit-fields.js';
-import { MAX_AUDIT_NUMBER } from '../domain/audit-versions.js';
+import { MAX_POSTGRES_INTEGER } from '../../../platform/db/postgres-integer.js';
 import { GLOBAL_ORGANIZATION_ID, listScope, mayReadState } from '../domain/audit-visibility.js';
 import { AuditEntry } from '../entities/audit-entry.entity.js';
 import { AuditEntryRepository } from './audit-entry.repository.js';
@@ -35,7 +35,7 @@ const auditMessageSchema = z.object({
   action: z.string().min(1).max(100),
   entityName: z.string().max(AUDIT_TEXT_MAX),
   entityId: z.string().max(AUDIT_TEXT_MAX),
-  version: z.number().int().min(0).max(MAX_AUDIT_NUMBER).nullable(),
+  version: z.number().int().min(0).max(MAX_POSTGRES_INTEGER).nullable(),
   beforeState: z.string().nullable(),
   afterState: z.string().nullable(),
 }) satisfies z.ZodType<AuditMessage>;
