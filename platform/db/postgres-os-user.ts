@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, chownSync, lstatSync, mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { arch, platform } from 'node:os';
 import { dirname, parse, resolve } from 'node:path';
@@ -23,6 +23,7 @@ interface OsUser {
  * and `DATA_DIR/postgres` belongs to that user. Everything PostgreSQL must reach above
  * DATA_DIR, and its own binary, must already be reachable: that is the machine's to
  * decide, so a path that is not stops the start with a message naming it and the remedy.
+ * A `DATA_DIR/postgres` that is a symbolic link is refused rather than followed.
  */
 export async function prepareForPostgresUser(
   dataDir: string,
@@ -49,6 +50,14 @@ export async function prepareForPostgresUser(
   }
   chmodSync(dataDir, statSync(dataDir).mode | 0o001);
   mkdirSync(databaseDir, { recursive: true, mode: 0o700 });
+  // chown follows a link: given a link, it would hand whatever it points at to that user.
+  if (lstatSync(databaseDir).isSymbolicLink()) {
+    throw new Error(
+      `${databaseDir} is a symbolic link: the embedded PostgreSQL's data folder must be a folder of its own under ` +
+        `DATA_DIR, since it is given to the ${POSTGRES_OS_USER} OS user. Replace the link with the folder it points ` +
+        `at, or set DATA_DIR to the folder that holds it.`,
+    );
+  }
   chownSync(databaseDir, user.uid, user.gid);
 }
 

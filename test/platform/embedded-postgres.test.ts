@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -97,6 +97,19 @@ describe('CONTRACT 1 Database: a start that cannot work says why', () => {
       const start = startEmbeddedPostgres({ dataDir, port: await freePort(), logger });
       await expect(start).rejects.toThrow(`cannot enter ${closed} on the way to DATA_DIR ${dataDir}`);
       await expect(start).rejects.toThrow(/Set DATABASE_URL .* or set DATA_DIR/);
+    },
+  );
+
+  (asRoot ? it : it.skip)(
+    'as root, a DATA_DIR/postgres that is a symbolic link is refused, and what it points at keeps its owner',
+    async () => {
+      const dataDir = privateFolder();
+      const elsewhere = privateFolder();
+      symlinkSync(elsewhere, join(dataDir, 'postgres'));
+      await expect(startEmbeddedPostgres({ dataDir, port: await freePort(), logger })).rejects.toThrow(
+        `${join(dataDir, 'postgres')} is a symbolic link`,
+      );
+      expect(statSync(elsewhere).uid).toBe(0);
     },
   );
 });
