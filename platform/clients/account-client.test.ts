@@ -28,6 +28,15 @@ afterEach(async () => {
   await new Promise((resolve) => running.close(resolve));
 });
 
+/** A provisioning request the peer under test answers as it was told to. */
+const provisionRequest = () => ({
+  provider: 'Google',
+  providerUserId: 'p',
+  email: 'p@example.com',
+  name: 'P',
+  organizationId: randomUUID(),
+});
+
 describe('decisions "Renewal": an account service older than identity, whose permissions answer has no serviceAccount, still renews', () => {
   it('reads the missing serviceAccount as false (a person: renewed as before the field existed), not as a 503', async () => {
     const userId = randomUUID();
@@ -76,13 +85,7 @@ describe('CONTRACT 7 / spec 7: a 400 the account service answers is relayed with
       errors,
     });
     server = peer.server;
-    const refused = new AccountClient(() => peer.url).provision({
-      provider: 'Google',
-      providerUserId: 'p',
-      email: 'p@example.com',
-      name: 'P',
-      organizationId: randomUUID(),
-    });
+    const refused = new AccountClient(() => peer.url).provision(provisionRequest());
     await expect(refused).rejects.toBeInstanceOf(BadRequestError);
     await expect(refused).rejects.toMatchObject({
       message: 'Invalid request. body.email: Invalid email address',
@@ -94,13 +97,7 @@ describe('CONTRACT 7 / spec 7: a 400 the account service answers is relayed with
   it('a 400 without a field list is relayed with none', async () => {
     const peer = await peerAnswering(400, { status: 400, detail: 'No.' });
     server = peer.server;
-    const refused = new AccountClient(() => peer.url).provision({
-      provider: 'Google',
-      providerUserId: 'p',
-      email: 'p@example.com',
-      name: 'P',
-      organizationId: randomUUID(),
-    });
+    const refused = new AccountClient(() => peer.url).provision(provisionRequest());
     await expect(refused).rejects.toMatchObject({ message: 'No.', errors: [], extensions: {} });
   });
 });
