@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { withConstraintErrors } from '../../../platform/db/database-errors.js';
+import { BadRequestError } from '../../../platform/errors/domain-errors.js';
 import { effectivePermissions, type EffectivePermissions } from '../domain/effective-permissions.js';
 import { GroupMember } from '../entities/group-member.entity.js';
 import { Group } from '../entities/group.entity.js';
@@ -32,6 +34,26 @@ export async function groupsOf(em: EntityManager, userIds: string[]): Promise<Ma
 }
 
 /**
+ * The side a membership request names, for its 400s: PUT /groups/{id}/members names accounts
+ * in `userIds`, PUT /users/{id}/groups names groups in `groupIds`.
+ */
+export interface MembershipSide {
+  field: 'body.userIds' | 'body.groupIds';
+  /** What one id names, with its article. */
+  one: 'an account' | 'a group';
+}
+
+export const ACCOUNTS_NAMED: MembershipSide = { field: 'body.userIds', one: 'an account' };
+export const GROUPS_NAMED: MembershipSide = { field: 'body.groupIds', one: 'a group' };
+
+/** A 400 for ids of the named side that are not in the caller's organization. */
+export function unknownMembers(side: MembershipSide, ids: readonly (string | number)[]): BadRequestError {
+  return new BadRequestError(`No ${side.one} with id ${ids.join(', ')} in this organization.`, [
+    { field: side.field, message: `unknown ids: ${ids.join(', ')}` },
+  ]);
+}
+
+/**
  * Makes `current` memberships become `wanted`: deletes those no longer wanted and inserts the
  * new ones, leaving the rest untouched. The insert is `on conflict do nothing`: the same
  * membership added at once from the group's side and the account's side (which lock different
@@ -40,6 +62,7 @@ export async function groupsOf(em: EntityManager, userIds: string[]): Promise<Ma
  */
 export async function replaceMemberships(
   em: EntityManager,
+  side: MembershipSide,
   current: GroupMember[],
   wanted: { groupId: number; userId: string; organizationId: string }[],
 ): Promise<void> {
@@ -54,11 +77,16 @@ export async function replaceMemberships(
     });
   }
   if (added.length > 0) {
-    await em
-      .createQueryBuilder(GroupMember)
-      .insert(added)
-      .onConflict(['groupId', 'userId'])
-      .ignore()
-      .execute();
+    // One of the named side deleted since it was read fails the membership's foreign key.
+    await withConstraintErrors(
+      () =>
+        em.createQueryBuilder(GroupMember).insert(added).onConflict(['groupId', 'userId']).ignore().execute(),
+      {
+        foreignKey: () =>
+          new BadRequestError(`${side.field}: ${side.one} was deleted meanwhile.`, [
+            { field: side.field, message: `${side.one} was deleted meanwhile` },
+          ]),
+      },
+    );
   }
 }

@@ -2,12 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Caller } from '../../../platform/auth/caller.js';
 import { withConstraintErrors } from '../../../platform/db/database-errors.js';
-import {
-  BadRequestError,
-  ConflictError,
-  ForbiddenError,
-  NotFoundError,
-} from '../../../platform/errors/domain-errors.js';
+import { ConflictError, ForbiddenError, NotFoundError } from '../../../platform/errors/domain-errors.js';
 import type { ListQuery, Page } from '../../../platform/http/query-schemas.js';
 import { requirePermission } from '../../../platform/permissions/authorize.js';
 import type { PermissionName } from '../../../platform/permissions/catalogue.js';
@@ -15,7 +10,7 @@ import { decideGrant } from '../domain/grant-check.js';
 import { GroupMember } from '../entities/group-member.entity.js';
 import { Group } from '../entities/group.entity.js';
 import { User } from '../entities/user.entity.js';
-import { replaceMemberships } from './account-permissions.js';
+import { ACCOUNTS_NAMED, replaceMemberships, unknownMembers } from './account-permissions.js';
 import { findForVersionCheck } from './row-locks.js';
 import { readerFor, recordAudit, type AccountDependencies } from './account-dependencies.js';
 import { groupView } from './account-views.js';
@@ -160,23 +155,14 @@ export class GroupService {
       const users =
         wanted.length === 0 ? [] : await em.find(User, { id: { $in: wanted } }, { fields: ['id'] });
       const missing = wanted.filter((userId) => !users.some((user) => user.id === userId));
-      if (missing.length > 0) throw unknownUsers(missing);
+      if (missing.length > 0) throw unknownMembers(ACCOUNTS_NAMED, missing);
       const [before] = await groupViews(em, [group]);
       const current = await em.find(GroupMember, { groupId: id });
-      // An account deleted since it was read above fails the membership's foreign key.
-      await withConstraintErrors(
-        () =>
-          replaceMemberships(
-            em,
-            current,
-            wanted.map((userId) => ({ groupId: id, userId, organizationId: known.organizationId })),
-          ),
-        {
-          foreignKey: () =>
-            new BadRequestError('An account of userIds was deleted meanwhile.', [
-              { field: 'body.userIds', message: 'an account was deleted meanwhile' },
-            ]),
-        },
+      await replaceMemberships(
+        em,
+        ACCOUNTS_NAMED,
+        current,
+        wanted.map((userId) => ({ groupId: id, userId, organizationId: known.organizationId })),
       );
       em.assign(group, {
         version: group.version + 1,
@@ -195,12 +181,6 @@ export class GroupService {
       return after!;
     }, known.organizationId);
   }
-}
-
-function unknownUsers(ids: string[]): BadRequestError {
-  return new BadRequestError(`No account ${ids.join(', ')} in this organization.`, [
-    { field: 'body.userIds', message: `unknown user ids: ${ids.join(', ')}` },
-  ]);
 }
 
 /** The group, locked for its version check until the transaction ends (row-locks.ts); or 404. */

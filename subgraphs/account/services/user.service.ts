@@ -18,7 +18,13 @@ import { Organization } from '../entities/organization.entity.js';
 import { UserApiKey } from '../entities/user-api-key.entity.js';
 import { UserIdentity } from '../entities/user-identity.entity.js';
 import { User } from '../entities/user.entity.js';
-import { groupsOf, permissionsOf, replaceMemberships } from './account-permissions.js';
+import {
+  GROUPS_NAMED,
+  groupsOf,
+  permissionsOf,
+  replaceMemberships,
+  unknownMembers,
+} from './account-permissions.js';
 import { readerFor, recordAudit, type AccountDependencies } from './account-dependencies.js';
 import { apiKeyDeletion, userView } from './account-views.js';
 import { findForVersionCheck } from './row-locks.js';
@@ -217,27 +223,14 @@ export class UserService {
       const wanted = [...new Set(groupIds)];
       const groups = wanted.length === 0 ? [] : await em.find(Group, { id: { $in: wanted } });
       const missing = wanted.filter((groupId) => !groups.some((group) => group.id === groupId));
-      if (missing.length > 0) {
-        throw new BadRequestError(`No group ${missing.join(', ')} in this organization.`, [
-          { field: 'body.groupIds', message: `unknown group ids: ${missing.join(', ')}` },
-        ]);
-      }
+      if (missing.length > 0) throw unknownMembers(GROUPS_NAMED, missing);
       const before = await this.view(em, user);
       const current = await em.find(GroupMember, { userId: id });
-      // A group deleted since it was read above fails the membership's foreign key.
-      await withConstraintErrors(
-        () =>
-          replaceMemberships(
-            em,
-            current,
-            wanted.map((groupId) => ({ groupId, userId: id, organizationId: known.organizationId })),
-          ),
-        {
-          foreignKey: () =>
-            new BadRequestError('A group of groupIds was deleted meanwhile.', [
-              { field: 'body.groupIds', message: 'a group was deleted meanwhile' },
-            ]),
-        },
+      await replaceMemberships(
+        em,
+        GROUPS_NAMED,
+        current,
+        wanted.map((groupId) => ({ groupId, userId: id, organizationId: known.organizationId })),
       );
       em.assign(user, {
         version: user.version + 1,
