@@ -15,7 +15,6 @@ import { holds, requireCaller, requirePermission } from '../../../platform/permi
 import { PERMISSION_CATALOGUE } from '../../../platform/permissions/catalogue.js';
 import { filterCustomCss } from '../domain/custom-css.js';
 import { totalCredits } from '../domain/credits.js';
-import { GroupMember } from '../entities/group-member.entity.js';
 import { Group } from '../entities/group.entity.js';
 import { Organization, type StoredIdentityProvider } from '../entities/organization.entity.js';
 import { UserApiKey } from '../entities/user-api-key.entity.js';
@@ -31,6 +30,7 @@ import type {
   SignInView,
 } from './organization.schemas.js';
 import { lockForNoKeyUpdate, findForVersionCheck } from './row-locks.js';
+import { groupViews } from './group.service.js';
 import { userViews } from './user.service.js';
 
 /**
@@ -288,7 +288,6 @@ export class OrganizationService {
     const users = await em.find(User, {}, { orderBy: { name: 'asc', id: 'asc' } });
     const keys = await em.find(UserApiKey, {}, { orderBy: { id: 'asc' } });
     const groups = await em.find(Group, {}, { orderBy: { id: 'asc' } });
-    const memberships = await em.find(GroupMember, {});
     for (const key of keys) recordAudit(this.deps, outbox, caller, apiKeyDeletion(key, now));
     for (const view of await userViews(em, users)) {
       recordAudit(this.deps, outbox, caller, {
@@ -299,20 +298,13 @@ export class OrganizationService {
         change: { action: 'Delete', before: view },
       });
     }
-    for (const group of groups) {
-      const members = new Set(memberships.filter((m) => m.groupId === group.id).map((m) => m.userId));
+    for (const view of await groupViews(em, groups)) {
       recordAudit(this.deps, outbox, caller, {
         entryType: 'Group',
         entityName: 'Group',
-        entityId: group.id,
-        version: group.version,
-        change: {
-          action: 'Delete',
-          before: groupView(
-            group,
-            users.filter((user) => members.has(user.id)),
-          ),
-        },
+        entityId: view.id,
+        version: view.version,
+        change: { action: 'Delete', before: view },
       });
     }
   }
