@@ -268,7 +268,7 @@ describe('CONTRACT 1 Settings: a bad value stops the start with a SettingsError 
   });
 });
 
-describe('issue 2 settings: a bad secret setting is named with its problem, its value never echoed', () => {
+describe('CONTRACT 1 / issue 2 settings: a bad secret setting is named with its problem, its value never echoed', () => {
   it.each([
     [
       'SVC_BOOTSTRAP_API_KEY',

@@ -10,7 +10,7 @@ function fieldError(thrown: Error): GraphQLError {
   return new GraphQLError(thrown.message, { path: ['auditEntries'], originalError: thrown });
 }
 
-describe('issue 2 errors: formatGraphQLError is the one place a GraphQL error gets extensions.code', () => {
+describe('spec 7 / issue 2 errors: formatGraphQLError is the one place a GraphQL error gets extensions.code', () => {
   it('a domain error keeps its message and gets its code, its status and its extensions', () => {
     const { logger, lines } = capturedLogger();
     const error = fieldError(ForbiddenError.grantRefused(['AuditDelete']));
@@ -119,7 +119,7 @@ describe('issue 2 errors: formatGraphQLError is the one place a GraphQL error ge
   });
 });
 
-describe('issue 2 errors: isGraphQLRequestError tells a bad request from a fault', () => {
+describe('spec 7 / issue 2 errors: isGraphQLRequestError tells a bad request from a fault', () => {
   it.each([
     ['a validation error without a cause', new GraphQLError('Unknown argument "nope"'), true],
     [

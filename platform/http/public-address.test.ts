@@ -23,7 +23,7 @@ function tableResolver(table: Record<string, ResolvedAddress[]>): HostResolver &
 const v4 = (address: string): ResolvedAddress => ({ address, family: 4 });
 const v6 = (address: string): ResolvedAddress => ({ address, family: 6 });
 
-describe('issue 3: an address is public only if it is globally routable unicast', () => {
+describe('spec 4.2 provider check / issue 3: an address is public only if it is globally routable unicast', () => {
   it.each([
     ['IPv4 loopback', '127.0.0.1'],
     ['IPv4 loopback, elsewhere in 127/8', '127.255.0.9'],
@@ -119,7 +119,7 @@ describe('issue 3: an address is public only if it is globally routable unicast'
   });
 });
 
-describe('issue 3: a host is usable only if every address it resolves to is public', () => {
+describe('spec 4.2 provider check / issue 3: a host is usable only if every address it resolves to is public', () => {
   it('returns the first address when all are public', async () => {
     const resolver = tableResolver({ 'example.test': [v4('8.8.8.8'), v6('2606:4700:4700::1111')] });
     await expect(resolvePublicAddress('example.test', resolver)).resolves.toEqual({

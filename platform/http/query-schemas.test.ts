@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { booleanInput, integerInput, listQuery } from './query-schemas.js';
 
-describe('issue 2 request validation: integers in a query or path are decimal digits only', () => {
+describe('CONTRACT 6 / issue 2 request validation: integers in a query or path are decimal digits only', () => {
   const take = integerInput(0, 1000);
 
   it.each([
@@ -48,7 +48,7 @@ describe('issue 2 request validation: integers in a query or path are decimal di
   });
 });
 
-describe('issue 2 request validation: booleans and the default list paging', () => {
+describe('CONTRACT 6 / issue 2 request validation: booleans and the default list paging', () => {
   it('reads true and false in any case, and nothing else', () => {
     expect(booleanInput.parse('TRUE')).toBe(true);
     expect(booleanInput.parse('false')).toBe(false);

@@ -12,7 +12,7 @@ function refusal(schema: z.ZodType, value: unknown, location: string): BadReques
   throw new Error('parseInput accepted the value');
 }
 
-describe('issue 2 errors: a 400 from validation names each bad field by where it came from', () => {
+describe('spec 7 / CONTRACT 7 / issue 2 errors: a 400 from validation names each bad field by where it came from', () => {
   it('names a query parameter query.<name>', () => {
     const error = refusal(z.object({ take: z.number() }), { take: 'x' }, 'query');
     expect(error.errors.map((e) => e.field)).toEqual(['query.take']);

@@ -47,7 +47,7 @@ describe('issue 2 database: replicas starting together migrate one at a time (an
   });
 });
 
-describe('issue 2 health: isDatabaseReady answers false when the database is away, and logs why', () => {
+describe('spec 1.6 / issue 2 health: isDatabaseReady answers false when the database is away, and logs why', () => {
   it('answers true while connected, then false with the cause in the log once the database is gone', async () => {
     const { logger: captured, lines } = capturedLogger();
     const orm = await openAudit(database.url);

@@ -8,7 +8,7 @@ interface Health {
   checks: Record<string, boolean>;
 }
 
-describe('issue 2 health: /healthz/startup answers 503 while the database is unreachable, 200 again after', () => {
+describe('spec 1.6 / issue 2 health: /healthz/startup answers 503 while the database is unreachable, 200 again after', () => {
   let database: { name: string; url: string };
   let proxy: TcpProxy;
   let system: TestSystem;

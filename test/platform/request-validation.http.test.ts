@@ -31,7 +31,7 @@ beforeAll(async () => {
 
 afterAll(() => system.stop());
 
-describe('issue 2 request validation: integers in the query and path are decimal digits only (docs/decisions.md)', () => {
+describe('CONTRACT 7 / issue 2 request validation: integers in the query and path are decimal digits only (docs/decisions.md)', () => {
   it.each(['0x10', '1e2', '%201', '1.0', '+5', 'true'])(
     'GET /?take=%s is 400 naming query.take',
     async (take) => {
@@ -74,7 +74,7 @@ describe('issue 2 request validation: integers in the query and path are decimal
   });
 });
 
-describe('issue 2 request validation: a body that is not JSON is 415, naming the type expected', () => {
+describe('CONTRACT 7 / issue 2 request validation: a body that is not JSON is 415, naming the type expected', () => {
   it('POST /filter with text/plain is a 415 problem, not treated as no body', async () => {
     const response = await audit.post<Problem>('/filter', {
       token,
@@ -118,7 +118,7 @@ describe('issue 2 request validation: a body that is not JSON is 415, naming the
   );
 });
 
-describe('issue 2 request validation: valid JSON of the wrong shape is a 400 naming the body, not "not valid JSON"', () => {
+describe('CONTRACT 7 / issue 2 request validation: valid JSON of the wrong shape is a 400 naming the body, not "not valid JSON"', () => {
   it.each(['null', '"abc"', '42'])('POST /filter with %s', async (json) => {
     const response = await audit.post<Problem>('/filter', { token, body: json });
     expect(response.status).toBe(400);

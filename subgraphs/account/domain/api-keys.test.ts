@@ -24,7 +24,7 @@ describe('spec 8 / decisions "API keys": OneMonth and OneYear are calendar month
   });
 });
 
-describe('issue 3 API keys: only a hash is stored and it is compared in constant time; a non-secret prefix finds the row', () => {
+describe('spec 2 API key / issue 3 API keys: only a hash is stored and it is compared in constant time; a non-secret prefix finds the row', () => {
   const hash = hashApiKey('svc_some-long-random-key');
 
   it('the prefix is the first 16 hex digits of the hash, lower case', () => {

@@ -122,7 +122,7 @@ function checker(
 const PUBLIC_MICROSOFT = '20.190.160.1';
 const PUBLIC_GOOGLE = '142.250.185.74';
 
-describe('issue 3: the provider check never connects to a private, loopback or link-local address', () => {
+describe('spec 4.2 provider check / issue 3: the provider check never connects to a private, loopback or link-local address', () => {
   const refused = ['127.0.0.1', '10.0.0.5', '169.254.169.254', '::1', 'fe80::1', '::ffff:127.0.0.1'];
   const cases = refused.flatMap((address) => [
     ['Entra', address, entra(), ENTRA_TOKEN_HOST] as const,
@@ -178,7 +178,7 @@ describe('issue 3: the provider check never connects to a private, loopback or l
   });
 });
 
-describe("issue 3: the provider check contacts only the provider's own well-known host", () => {
+describe("spec 4.2 provider check / issue 3: the provider check contacts only the provider's own well-known host", () => {
   it('Entra: the host is login.microsoftonline.com whatever the tenant, and the tenant only fills the path', async () => {
     const resolver = fixedResolver(PUBLIC_MICROSOFT);
     const transport = fakeTransport(ENTRA_OK);
@@ -224,7 +224,7 @@ describe("issue 3: the provider check contacts only the provider's own well-know
   });
 });
 
-describe('issue 3: the Entra tenant ID is a GUID or a domain name, so it can never change the host or path', () => {
+describe('spec 4.2 provider check / issue 3: the Entra tenant ID is a GUID or a domain name, so it can never change the host or path', () => {
   it.each([
     ['a path', 'evil.com/x'],
     ['user info', 'a@b'],
@@ -549,7 +549,7 @@ describe('spec: the provider check gives up after its timeout and aborts the req
   });
 });
 
-describe('issue 3: provider-side failures give valid false with an actionable detail, never an exception', () => {
+describe('spec 4.2 provider check / issue 3: provider-side failures give valid false with an actionable detail, never an exception', () => {
   it('an unreachable provider', async () => {
     const refused = Object.assign(new Error('connect ECONNREFUSED 20.190.160.1:443'), {
       code: 'ECONNREFUSED',
@@ -642,7 +642,7 @@ describe('review: input that cannot be checked is a bad request naming the field
   });
 });
 
-describe('issue 3: the client secret never appears in a detail', () => {
+describe('spec 4.2 provider check / issue 3: the client secret never appears in a detail', () => {
   it("review: the provider's free text is never repeated, so a secret it echoes cannot come back", async () => {
     const echo = json(400, {
       error: SECRET,
@@ -682,7 +682,7 @@ describe('issue 3: the client secret never appears in a detail', () => {
   });
 });
 
-describe('issue 3: the HTTPS transport connects only to the vetted address, keeping the real host name for TLS', () => {
+describe('spec 4.2 provider check / issue 3: the HTTPS transport connects only to the vetted address, keeping the real host name for TLS', () => {
   /** A TCP server that accepts and records connections and their first bytes, and never answers. */
   async function silentServer(): Promise<{
     port: number;
