@@ -1,5 +1,4 @@
 import { createHash, randomUUID } from 'node:crypto';
-import pg from 'pg';
 import type { PermissionName } from '../../platform/permissions/catalogue.js';
 import type { AuditEntryView } from '../../subgraphs/audit/services/audit.schemas.js';
 import type { GroupView } from '../../subgraphs/account/services/group.schemas.js';
@@ -7,6 +6,7 @@ import type { OrganizationView } from '../../subgraphs/account/services/organiza
 import { ORGANIZATION_ADMINISTRATOR_PERMISSIONS } from '../../subgraphs/account/services/organization.service.js';
 import type { UserView } from '../../subgraphs/account/services/user.schemas.js';
 import type { HttpClient, TestResponse } from '../support/http-client.js';
+import { queryDatabase } from '../support/test-database.js';
 import type { TestSystem } from '../support/test-system.js';
 
 /** Every permission that is not global: what an organization's administrators hold (CONTRACT 3). */
@@ -136,16 +136,10 @@ export async function permissionsOf(
  * Runs one SQL statement straight on the test system's database (the account service's tables
  * are in schema `account`): to store what the API refuses today but an older version saved.
  */
-export async function onDatabase<Row extends object = Record<string, unknown>>(
+export function onDatabase<Row extends object = Record<string, unknown>>(
   system: TestSystem,
   sql: string,
   params: unknown[] = [],
 ): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: system.databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query<Row>(sql, params)).rows;
-  } finally {
-    await client.end();
-  }
+  return queryDatabase<Row>(system.databaseUrl, sql, params);
 }

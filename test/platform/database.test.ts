@@ -1,11 +1,10 @@
-import pg from 'pg';
 import { isDatabaseReady, openDatabase, type Database } from '../../platform/db/database.js';
 import { createLogger } from '../../platform/logging/logger.js';
 import { AUDIT_ENTITIES } from '../../launcher/services/audit.js';
 import { AUDIT_MIGRATIONS } from '../../subgraphs/audit/migrations/index.js';
 import { AUDIT_SCHEMA } from '../../subgraphs/audit/services/audit-entry.repository.js';
 import { capturedLogger } from '../support/captured-logger.js';
-import { createTestDatabase, dropTestDatabase } from '../support/test-database.js';
+import { createTestDatabase, dropTestDatabase, queryDatabase } from '../support/test-database.js';
 
 const logger = createLogger('silent');
 let database: { name: string; url: string };
@@ -31,16 +30,11 @@ describe('issue 2 database: replicas starting together migrate one at a time (an
     const orms = opened.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
     try {
       expect(opened.filter((result) => result.status === 'rejected')).toEqual([]);
-      const client = new pg.Client({ connectionString: database.url });
-      await client.connect();
-      try {
-        const applied = await client.query<{ name: string }>(
-          `select name from ${AUDIT_SCHEMA}.mikro_orm_migrations order by name`,
-        );
-        expect(applied.rows.map((row) => row.name)).toEqual(AUDIT_MIGRATIONS.map((m) => m.name));
-      } finally {
-        await client.end();
-      }
+      const applied = await queryDatabase<{ name: string }>(
+        database.url,
+        `select name from ${AUDIT_SCHEMA}.mikro_orm_migrations order by name`,
+      );
+      expect(applied.map((row) => row.name)).toEqual(AUDIT_MIGRATIONS.map((m) => m.name));
     } finally {
       await Promise.all(orms.map((orm) => orm.close()));
     }

@@ -2,10 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../platform/db/embedded-postgres.js';
 import { createLogger } from '../../platform/logging/logger.js';
 import { freePort } from '../support/free-port.js';
+import { queryDatabase } from '../support/test-database.js';
 
 const logger = createLogger('silent');
 const asRoot = userInfo().uid === 0;
@@ -22,16 +22,6 @@ afterAll(() => {
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 
-async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
 describe('CONTRACT 1 Database: the embedded PostgreSQL keeps its data under DATA_DIR', () => {
   let dataDir: string;
   let port: number;
@@ -47,7 +37,7 @@ describe('CONTRACT 1 Database: the embedded PostgreSQL keeps its data under DATA
   it(`starts in a mode-700 DATA_DIR (made by mktemp -d)${asRoot ? ', as root' : ''}`, async () => {
     expect(statSync(dataDir).mode & 0o777).toBe(0o700);
     database = await startEmbeddedPostgres({ dataDir, port, logger });
-    expect(await query(database.url, 'select 1 as one')).toEqual([{ one: 1 }]);
+    expect(await queryDatabase(database.url, 'select 1 as one')).toEqual([{ one: 1 }]);
   }, 120_000);
 
   (asRoot ? it : it.skip)(
@@ -62,11 +52,14 @@ describe('CONTRACT 1 Database: the embedded PostgreSQL keeps its data under DATA
   });
 
   it('keeps the data across a restart', async () => {
-    await query(database!.url, "create table kept (note text); insert into kept values ('still here')");
+    await queryDatabase(
+      database!.url,
+      "create table kept (note text); insert into kept values ('still here')",
+    );
     await database!.stop();
     database = undefined;
     database = await startEmbeddedPostgres({ dataDir, port, logger });
-    expect(await query(database.url, 'select note from kept')).toEqual([{ note: 'still here' }]);
+    expect(await queryDatabase(database.url, 'select note from kept')).toEqual([{ note: 'still here' }]);
   }, 120_000);
 });
 

@@ -3,7 +3,6 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { launch, type Launched, type LaunchOutput } from '../../launcher/launch.js';
 import { inProcessQueueProblem, startSystem, type StartableProcess } from '../../launcher/system.js';
 import { loadSettings } from '../../platform/config/settings.js';
@@ -13,7 +12,12 @@ import { freePort } from '../support/free-port.js';
 import { NatsServerProcess } from '../support/nats-server.js';
 import { rsaKeyPair } from '../support/rsa-keys.js';
 import { eventually } from '../support/eventually.js';
-import { createTestDatabase, dropTestDatabase, testDatabaseServerUrl } from '../support/test-database.js';
+import {
+  createTestDatabase,
+  dropTestDatabase,
+  queryDatabase,
+  testDatabaseServerUrl,
+} from '../support/test-database.js';
 
 /** What launch wrote, as `npm start` would have printed it. */
 function capturedOutput(): LaunchOutput & { stdout: string; stderr: string } {
@@ -171,17 +175,12 @@ describe('CONTRACT 1 Signing key: the identity service, the signer, refuses to s
 describe('issue 2 launcher: a service that fails to start closes what it opened (its database pool, its outbox relay)', () => {
   /** Connections to the database from anyone but the asker. */
   const connectionsTo = async (database: string): Promise<number> => {
-    const client = new pg.Client({ connectionString: testDatabaseServerUrl() });
-    await client.connect();
-    try {
-      const { rows } = await client.query<{ count: string }>(
-        'select count(*) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
-        [database],
-      );
-      return Number(rows[0]!.count);
-    } finally {
-      await client.end();
-    }
+    const [row] = await queryDatabase<{ count: string }>(
+      testDatabaseServerUrl(),
+      'select count(*) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+      [database],
+    );
+    return Number(row!.count);
   };
 
   it.each([

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { queryDatabase } from '../support/test-database.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 
 let system: TestSystem;
@@ -68,10 +68,8 @@ describe('CONTRACT 7: every error is problem details; a 500 carries no stack tra
   });
 
   it('a database fault is a bare 500', async () => {
-    const client = new pg.Client({ connectionString: system.databaseUrl });
-    await client.connect();
+    await queryDatabase(system.databaseUrl, 'alter table audit.audit_entry rename to audit_entry_gone');
     try {
-      await client.query('alter table audit.audit_entry rename to audit_entry_gone');
       const token = await system.token({ permissions: ['AuditList'] });
       const response = await system.client('audit').get<{ status: number; detail: string }>('/', { token });
       expect(response.status).toBe(500);
@@ -79,8 +77,7 @@ describe('CONTRACT 7: every error is problem details; a 500 carries no stack tra
       expect(response.body).toMatchObject({ status: 500, title: 'Internal server error' });
       expect(response.text).not.toMatch(/audit_entry|select|relation|at .*\.(js|ts):\d+/i);
     } finally {
-      await client.query('alter table audit.audit_entry_gone rename to audit_entry');
-      await client.end();
+      await queryDatabase(system.databaseUrl, 'alter table audit.audit_entry_gone rename to audit_entry');
     }
   });
 });

@@ -12,23 +12,26 @@ export function testDatabaseServerUrl(): string {
 export async function createTestDatabase(): Promise<{ name: string; url: string }> {
   const name = `t_${randomBytes(6).toString('hex')}`;
   const serverUrl = testDatabaseServerUrl();
-  await onServer(serverUrl, (client) => client.query(`create database "${name}"`));
+  await queryDatabase(serverUrl, `create database "${name}"`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return { name, url: url.toString() };
 }
 
 export async function dropTestDatabase(name: string): Promise<void> {
-  await onServer(testDatabaseServerUrl(), (client) =>
-    client.query(`drop database if exists "${name}" with (force)`),
-  );
+  await queryDatabase(testDatabaseServerUrl(), `drop database if exists "${name}" with (force)`);
 }
 
-async function onServer(serverUrl: string, work: (client: pg.Client) => Promise<unknown>): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
+/** Runs one SQL statement on the database at `url` with a client of its own; the rows it answers. */
+export async function queryDatabase<Row extends object = Record<string, unknown>>(
+  url: string,
+  sql: string,
+  params: unknown[] = [],
+): Promise<Row[]> {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await work(client);
+    return (await client.query<Row>(sql, params)).rows;
   } finally {
     await client.end();
   }
