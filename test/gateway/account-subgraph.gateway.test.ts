@@ -8,11 +8,13 @@ import {
   expectStatus,
   sha256Hex,
 } from '../account/account-test-helpers.js';
+import { graphql, graphqlData } from '../support/graphql.js';
 import type { HttpClient } from '../support/http-client.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 
 let system: TestSystem;
 let account: HttpClient;
+let gateway: HttpClient;
 let orgA: string;
 let orgB: string;
 let person: UserView;
@@ -24,6 +26,7 @@ let groupB: GroupView;
 beforeAll(async () => {
   system = await startTestSystem({ processes: ['account', 'audit', 'gateway'] });
   account = system.client('account');
+  gateway = system.client('gateway');
   orgA = await createOrganization(system, 'Subgraph Org A');
   orgB = await createOrganization(system, 'Subgraph Org B');
   person = await createUser(system, orgA, { name: 'Subgraph Person' });
@@ -35,45 +38,16 @@ beforeAll(async () => {
 
 afterAll(() => system.stop());
 
-interface GraphQLError {
-  message: string;
-  path?: (string | number)[];
-  extensions: { code: string; rejectedPermissions?: string[] };
-}
-
-interface GraphQLAnswer<T> {
-  data: T | null;
-  errors?: GraphQLError[];
-}
-
 /** A session in organization A for this account, holding exactly these permissions. */
 const tokenA = (permissions: PermissionName[], accountId = person.id) =>
   system.token({ organizationId: orgA, accountId, permissions });
 
-async function graphql<T>(
-  token: string | undefined,
-  query: string,
-  variables: Record<string, unknown> = {},
-): Promise<GraphQLAnswer<T>> {
-  const response = await system
-    .client('gateway')
-    .post<GraphQLAnswer<T>>('/graphql', { token, body: { query, variables } });
-  expect(response.status).toBe(200);
-  return response.body;
-}
-
-/** The data of an answer that must carry no error. */
-async function data<T>(token: string, query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  const answer = await graphql<T>(token, query, variables);
-  if (answer.errors) throw new Error(JSON.stringify(answer.errors));
-  return answer.data!;
-}
-
 /** The one error of an answer that must fail. */
 async function failure(token: string, query: string, variables: Record<string, unknown> = {}) {
-  const answer = await graphql<unknown>(token, query, variables);
-  expect(answer.errors).toHaveLength(1);
-  return answer.errors![0]!;
+  const response = await graphql(gateway, token, query, variables);
+  expect(response.status).toBe(200);
+  expect(response.body.errors).toHaveLength(1);
+  return response.body.errors![0]!;
 }
 
 const lookupStatus = async (key: string) =>
@@ -101,14 +75,16 @@ describe('decision "Updates", through GraphQL: updateOrganization and updateUser
     const token = await system.token({
       permissions: ['GlobalOrganizationCreate', 'GlobalOrganizationUpdate', 'GlobalOrganizationRead'],
     });
-    const created = await data<{ createOrganization: { id: string } }>(
+    const created = await graphqlData<{ createOrganization: { id: string } }>(
+      gateway,
       token,
       'mutation ($input: OrganizationInput!) { createOrganization(input: $input) { id } }',
       { input: { name: 'Partial Org', active: false, accountPatterns: ['@partial\\.example$'] } },
     );
-    const updated = await data<{
+    const updated = await graphqlData<{
       updateOrganization: { name: string; active: boolean; accountPatterns: string[]; version: number };
     }>(
+      gateway,
       token,
       `mutation ($id: ID!, $input: OrganizationUpdateInput!) {
         updateOrganization(id: $id, input: $input) { name active accountPatterns version }
@@ -125,7 +101,8 @@ describe('decision "Updates", through GraphQL: updateOrganization and updateUser
 
   it("updateUser with only a name keeps the account's address", async () => {
     const user = await createUser(system, orgA, { name: 'Partial Person' });
-    const updated = await data<{ updateUser: { name: string; email: string } }>(
+    const updated = await graphqlData<{ updateUser: { name: string; email: string } }>(
+      gateway,
       await tokenA(['UserUpdate', 'UserRead']),
       'mutation ($id: ID!, $input: UserUpdateInput!) { updateUser(id: $id, input: $input) { name email } }',
       { id: user.id, input: { name: 'Partial Person renamed' } },
@@ -136,7 +113,8 @@ describe('decision "Updates", through GraphQL: updateOrganization and updateUser
 
 describe('spec 4.2 GET /permissions, through the account subgraph: the permissions query answers the catalogue', () => {
   it('to any session, every entry with name, value, globalPermission and dependsOn, as the catalogue has it', async () => {
-    const answer = await data<{ permissions: unknown[] }>(
+    const answer = await graphqlData<{ permissions: unknown[] }>(
+      gateway,
       await tokenA([]),
       '{ permissions { name value globalPermission dependsOn } }',
     );
@@ -151,8 +129,9 @@ describe('spec 4.2 GET /permissions, through the account subgraph: the permissio
   });
 
   it('without a session it is UNAUTHENTICATED', async () => {
-    const answer = await graphql<unknown>(undefined, '{ permissions { name } }');
-    expect(answer.errors![0]!.extensions.code).toBe('UNAUTHENTICATED');
+    const response = await graphql(gateway, undefined, '{ permissions { name } }');
+    expect(response.status).toBe(200);
+    expect(response.body.errors![0]!.extensions.code).toBe('UNAUTHENTICATED');
   });
 });
 
@@ -162,7 +141,8 @@ describe('spec 4.2 "On group save" (1), through GraphQL: updateGroup keeps the p
       name: 'Preserved over GraphQL',
       permissions: ['TagList', 'VariableRead', 'AuditDelete'],
     });
-    const { updateGroup } = await data<{ updateGroup: GroupView }>(
+    const { updateGroup } = await graphqlData<{ updateGroup: GroupView }>(
+      gateway,
       await tokenA(['UserUpdate', 'TagList', 'TagRead']),
       `mutation ($id: Int!, $input: GroupUpdateInput!) { updateGroup(id: $id, input: $input) { ${GROUP_FIELDS} } }`,
       { id: group.id, input: { permissions: ['TagRead'] } },
@@ -194,7 +174,8 @@ describe('decisions "The account subgraph": a null input field is the field left
       permissions: ['TagList'],
       variableSetIds: [6],
     });
-    const { updateGroup } = await data<{ updateGroup: GroupView }>(
+    const { updateGroup } = await graphqlData<{ updateGroup: GroupView }>(
+      gateway,
       await tokenA(['UserUpdate', 'TagList']),
       `mutation ($id: Int!, $input: GroupUpdateInput!) { updateGroup(id: $id, input: $input) { ${GROUP_FIELDS} } }`,
       {
@@ -213,7 +194,8 @@ describe('decisions "The account subgraph": a null input field is the field left
   });
 
   it('createGroup with null description, permissions and variableSetIds takes the defaults', async () => {
-    const { createGroup: created } = await data<{ createGroup: GroupView }>(
+    const { createGroup: created } = await graphqlData<{ createGroup: GroupView }>(
+      gateway,
       await tokenA(['UserCreate']),
       `mutation { createGroup(input: { name: "Null defaults", description: null, permissions: null, variableSetIds: null }) { ${GROUP_FIELDS} } }`,
     );
@@ -222,7 +204,8 @@ describe('decisions "The account subgraph": a null input field is the field left
 
   it('createMyApiKey with a null description and expiry mints a OneHour key without a description', async () => {
     const now = system.clock.now();
-    const { createMyApiKey } = await data<{ createMyApiKey: CreatedKey }>(
+    const { createMyApiKey } = await graphqlData<{ createMyApiKey: CreatedKey }>(
+      gateway,
       await tokenA(['ProfileCreateApiKey']),
       CREATE_MY_KEY,
       { input: { description: null, expiry: null } },
@@ -238,7 +221,8 @@ describe('spec 4.2 / CONTRACT 6, through GraphQL: deleteGroup answers the remove
   it('answers the group as it was, which is then NOT_FOUND', async () => {
     const group = await createGroup(system, orgA, { name: 'Deleted over GraphQL', permissions: ['TagList'] });
     const token = await tokenA(['UserDelete', 'UserRead']);
-    const { deleteGroup } = await data<{ deleteGroup: GroupView }>(
+    const { deleteGroup } = await graphqlData<{ deleteGroup: GroupView }>(
+      gateway,
       token,
       `mutation ($id: Int!) { deleteGroup(id: $id) { ${GROUP_FIELDS} } }`,
       { id: group.id },
@@ -263,7 +247,8 @@ describe('spec 4.2 / CONTRACT 6, through GraphQL: deleteGroup answers the remove
       { id: group.id },
     );
     expect(refused.extensions.code).toBe('FORBIDDEN');
-    const { group: still } = await data<{ group: { id: number } }>(
+    const { group: still } = await graphqlData<{ group: { id: number } }>(
+      gateway,
       await tokenA(['UserRead']),
       'query ($id: Int!) { group(id: $id) { id } }',
       { id: group.id },
@@ -274,13 +259,15 @@ describe('spec 4.2 / CONTRACT 6, through GraphQL: deleteGroup answers the remove
 
 describe('spec 4.2 API keys through GraphQL: revoking, the expiry rules and the lists', () => {
   it('deleteMyApiKey revokes one of the caller’s keys with no permission: true, and the key no longer resolves', async () => {
-    const { createMyApiKey } = await data<{ createMyApiKey: CreatedKey }>(
+    const { createMyApiKey } = await graphqlData<{ createMyApiKey: CreatedKey }>(
+      gateway,
       await tokenA(['ProfileCreateApiKey']),
       CREATE_MY_KEY,
       { input: { description: 'revoked over GraphQL' } },
     );
     expect(await lookupStatus(createMyApiKey.apiKey)).toBe(200);
-    const { deleteMyApiKey } = await data<{ deleteMyApiKey: boolean }>(
+    const { deleteMyApiKey } = await graphqlData<{ deleteMyApiKey: boolean }>(
+      gateway,
       await tokenA([]),
       'mutation ($id: Int!) { deleteMyApiKey(id: $id) }',
       { id: createMyApiKey.id },
@@ -290,7 +277,8 @@ describe('spec 4.2 API keys through GraphQL: revoking, the expiry rules and the 
   });
 
   it("deleteMyApiKey on another account's key is NOT_FOUND, and it still resolves", async () => {
-    const { createServiceAccountApiKey } = await data<{ createServiceAccountApiKey: CreatedKey }>(
+    const { createServiceAccountApiKey } = await graphqlData<{ createServiceAccountApiKey: CreatedKey }>(
+      gateway,
       await tokenA(['UserCreateServiceAccountApiKey', 'UserRead']),
       CREATE_ROBOT_KEY,
       { userId: robot.id, input: {} },
@@ -303,7 +291,8 @@ describe('spec 4.2 API keys through GraphQL: revoking, the expiry rules and the 
   });
 
   it('deleteApiKey needs UserDelete: FORBIDDEN without it (the key still resolves), true with it (it no longer does)', async () => {
-    const { createServiceAccountApiKey: key } = await data<{ createServiceAccountApiKey: CreatedKey }>(
+    const { createServiceAccountApiKey: key } = await graphqlData<{ createServiceAccountApiKey: CreatedKey }>(
+      gateway,
       await tokenA(['UserCreateServiceAccountApiKey', 'UserRead']),
       CREATE_ROBOT_KEY,
       { userId: robot.id, input: { description: 'revoked by an administrator' } },
@@ -315,10 +304,15 @@ describe('spec 4.2 API keys through GraphQL: revoking, the expiry rules and the 
     });
     expect(refused.extensions.code).toBe('FORBIDDEN');
     expect(await lookupStatus(key.apiKey)).toBe(200);
-    const { deleteApiKey } = await data<{ deleteApiKey: boolean }>(await tokenA(['UserDelete']), mutation, {
-      userId: robot.id,
-      id: key.id,
-    });
+    const { deleteApiKey } = await graphqlData<{ deleteApiKey: boolean }>(
+      gateway,
+      await tokenA(['UserDelete']),
+      mutation,
+      {
+        userId: robot.id,
+        id: key.id,
+      },
+    );
     expect(deleteApiKey).toBe(true);
     expect(await lookupStatus(key.apiKey)).toBe(404);
   });
@@ -357,16 +351,18 @@ describe('spec 4.2 API keys through GraphQL: revoking, the expiry rules and the 
     const pager = await createUser(system, orgA, { name: 'Subgraph Pager', serviceAccount: true });
     const mint = await tokenA(['UserCreateServiceAccountApiKey', 'UserRead']);
     for (const description of ['first', 'second', 'third']) {
-      await data(mint, CREATE_ROBOT_KEY, { userId: pager.id, input: { description } });
+      await graphqlData(gateway, mint, CREATE_ROBOT_KEY, { userId: pager.id, input: { description } });
       system.clock.advance(1000);
     }
-    const page = await data<{ apiKeys: { total: number; items: { description: string }[] } }>(
+    const page = await graphqlData<{ apiKeys: { total: number; items: { description: string }[] } }>(
+      gateway,
       await tokenA(['UserRead']),
       'query ($userId: ID!) { apiKeys(userId: $userId, take: 1, skip: 1) { total items { description } } }',
       { userId: pager.id },
     );
     expect(page.apiKeys).toEqual({ total: 3, items: [{ description: 'second' }] });
-    const all = await data<{ myApiKeys: { total: number; items: unknown[] } }>(
+    const all = await graphqlData<{ myApiKeys: { total: number; items: unknown[] } }>(
+      gateway,
       await tokenA([]),
       '{ myApiKeys { total items { id } } }',
     );

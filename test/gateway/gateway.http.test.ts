@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { GLOBAL_ORGANIZATION_ID } from '../../subgraphs/audit/domain/audit-visibility.js';
+import type { PermissionName } from '../../platform/permissions/catalogue.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 import { writeEntry } from '../audit/audit-test-helpers.js';
+import { graphql, type GraphQLAnswer } from '../support/graphql.js';
 
 let system: TestSystem;
 const organizationId = randomUUID();
@@ -28,19 +30,14 @@ afterAll(() => system.stop());
 
 const query = `query { auditEntries(take: 5) { total items { id entryType afterState stateWithheld } } }`;
 
-interface GraphQLAnswer {
-  data: {
-    auditEntries: { total: number; items: { id: number; entryType: string; afterState: string | null }[] };
-  } | null;
-  errors?: { message: string; extensions: { code: string } }[];
+interface AuditEntries {
+  auditEntries: { total: number; items: { id: number; entryType: string; afterState: string | null }[] };
 }
 
 describe('spec 5.1: the gateway forwards the session token (x-svc-auth header, else cookie; never Bearer) to the subgraphs', () => {
   it("answers an audit query with the caller's token from the header", async () => {
     const token = await system.token({ organizationId, permissions: ['AuditList', 'AuditRead'] });
-    const response = await system
-      .client('gateway')
-      .post<GraphQLAnswer>('/graphql', { token, body: { query } });
+    const response = await graphql<AuditEntries>(system.client('gateway'), token, query);
     expect(response.status).toBe(200);
     expect(response.body.errors).toBeUndefined();
     expect(response.body.data!.auditEntries).toEqual({
@@ -51,7 +48,7 @@ describe('spec 5.1: the gateway forwards the session token (x-svc-auth header, e
 
   it('reads the token from the x-svc-auth cookie when there is no header', async () => {
     const token = await system.token({ organizationId, permissions: ['AuditList'] });
-    const response = await system.client('gateway').post<GraphQLAnswer>('/graphql', {
+    const response = await system.client('gateway').post<GraphQLAnswer<AuditEntries>>('/graphql', {
       headers: { cookie: `x-svc-auth=${token}` },
       body: { query },
     });
@@ -60,14 +57,14 @@ describe('spec 5.1: the gateway forwards the session token (x-svc-auth header, e
   });
 
   it('refuses the query without a token: UNAUTHENTICATED and no data', async () => {
-    const response = await system.client('gateway').post<GraphQLAnswer>('/graphql', { body: { query } });
+    const response = await graphql<AuditEntries>(system.client('gateway'), undefined, query);
     expect(response.body.data).toBeNull();
     expect(response.body.errors![0]!.extensions.code).toBe('UNAUTHENTICATED');
   });
 
   it('spec 5.1: ignores Authorization: Bearer', async () => {
     const token = await system.token({ organizationId, permissions: ['AuditList'] });
-    const response = await system.client('gateway').post<GraphQLAnswer>('/graphql', {
+    const response = await system.client('gateway').post<GraphQLAnswer<AuditEntries>>('/graphql', {
       headers: { authorization: `Bearer ${token}` },
       body: { query },
     });
@@ -76,37 +73,32 @@ describe('spec 5.1: the gateway forwards the session token (x-svc-auth header, e
 
   it('passes a permission refusal through as FORBIDDEN, without naming the permission', async () => {
     const token = await system.token({ organizationId, permissions: ['UserList'] });
-    const response = await system
-      .client('gateway')
-      .post<GraphQLAnswer>('/graphql', { token, body: { query } });
+    const response = await graphql(system.client('gateway'), token, query);
     expect(response.body.errors![0]!.extensions.code).toBe('FORBIDDEN');
     expect(response.text).not.toContain('AuditList');
   });
 
   it("the subgraph applies the REST facade's validation: a bad sort field is BAD_REQUEST naming it", async () => {
     const token = await system.token({ organizationId, permissions: ['AuditList'] });
-    const response = await system.client('gateway').post<GraphQLAnswer>('/graphql', {
+    const response = await graphql(
+      system.client('gateway'),
       token,
-      body: { query: '{ auditEntries(sortField: "Colour") { total } }' },
-    });
+      '{ auditEntries(sortField: "Colour") { total } }',
+    );
     expect(response.body.errors![0]!.extensions.code).toBe('BAD_REQUEST');
     expect(response.body.errors![0]!.message).toContain('args.sortField');
   });
 
   it('answers auditEntry by id through the gateway with the same checks as GET /{id}', async () => {
     const reader = await system.token({ organizationId, permissions: ['AuditList', 'AuditRead'] });
-    const found = await system
-      .client('gateway')
-      .post<{ data: { auditEntry: { entityId: string } } }>('/graphql', {
-        token: reader,
-        body: { query: '{ auditEntry(id: 1) { entityId } }' },
-      });
-    expect(found.body.data.auditEntry.entityId).toBe('1');
+    const found = await graphql<{ auditEntry: { entityId: string } }>(
+      system.client('gateway'),
+      reader,
+      '{ auditEntry(id: 1) { entityId } }',
+    );
+    expect(found.body.data!.auditEntry.entityId).toBe('1');
     const lister = await system.token({ organizationId, permissions: ['AuditList'] });
-    const refused = await system.client('gateway').post<GraphQLAnswer>('/graphql', {
-      token: lister,
-      body: { query: '{ auditEntry(id: 1) { entityId } }' },
-    });
+    const refused = await graphql(system.client('gateway'), lister, '{ auditEntry(id: 1) { entityId } }');
     expect(refused.body.errors![0]!.extensions.code).toBe('FORBIDDEN');
   });
 });
@@ -135,22 +127,26 @@ describe('spec 5.11 through the audit subgraph: global entries need AuditGlobalL
     afterState: string | null;
     stateWithheld: boolean;
   }
-  const ask = async <T>(permissions: Parameters<TestSystem['token']>[0]['permissions'], query: string) => {
-    const token = await system.token({ organizationId, permissions });
-    const response = await system
-      .client('gateway')
-      .post<{ data: T | null; errors?: { extensions: { code: string } }[] }>('/graphql', {
-        token,
-        body: { query },
-      });
-    return response.body;
+  /** The answer to a query asked in this organization with exactly these permissions. */
+  const ask = async <T>(
+    inOrganization: string,
+    permissions: PermissionName[],
+    query: string,
+  ): Promise<GraphQLAnswer<T>> => {
+    const token = await system.token({ organizationId: inOrganization, permissions });
+    return (await graphql<T>(system.client('gateway'), token, query)).body;
   };
   const list = '{ auditEntries(take: 10) { total items { id organizationId afterState stateWithheld } } }';
 
   it('AuditList alone lists only the organization; AuditGlobalList widens the list to global entries', async () => {
-    const own = await ask<{ auditEntries: { total: number; items: Entry[] } }>(['AuditList'], list);
+    const own = await ask<{ auditEntries: { total: number; items: Entry[] } }>(
+      organizationId,
+      ['AuditList'],
+      list,
+    );
     expect(own.data!.auditEntries.items.map((e) => e.organizationId)).toEqual([organizationId]);
     const widened = await ask<{ auditEntries: { total: number; items: Entry[] } }>(
+      organizationId,
       ['AuditList', 'AuditGlobalList'],
       list,
     );
@@ -164,11 +160,13 @@ describe('spec 5.11 through the audit subgraph: global entries need AuditGlobalL
     const global = (page: { auditEntries: { items: Entry[] } }) =>
       page.auditEntries.items.find((e) => e.organizationId === GLOBAL_ORGANIZATION_ID);
     const withheld = await ask<{ auditEntries: { items: Entry[] } }>(
+      organizationId,
       ['AuditList', 'AuditRead', 'AuditGlobalList'],
       list,
     );
     expect(global(withheld.data!)).toMatchObject({ afterState: null, stateWithheld: true });
     const shown = await ask<{ auditEntries: { items: Entry[] } }>(
+      organizationId,
       ['AuditList', 'AuditRead', 'AuditGlobalList', 'AuditGlobalRead'],
       list,
     );
@@ -177,20 +175,12 @@ describe('spec 5.11 through the audit subgraph: global entries need AuditGlobalL
 
   it('auditEntry answers a global id to a holder of AuditGlobalList, and NOT_FOUND without it', async () => {
     const stranger = randomUUID();
-    const read = async (permissions: Parameters<TestSystem['token']>[0]['permissions']) => {
-      const token = await system.token({ organizationId: stranger, permissions });
-      return (
-        await system
-          .client('gateway')
-          .post<{ data: { auditEntry: Entry } | null; errors?: { extensions: { code: string } }[] }>(
-            '/graphql',
-            {
-              token,
-              body: { query: '{ auditEntry(id: 1) { id organizationId afterState stateWithheld } }' },
-            },
-          )
-      ).body;
-    };
+    const read = (permissions: PermissionName[]) =>
+      ask<{ auditEntry: Entry }>(
+        stranger,
+        permissions,
+        '{ auditEntry(id: 1) { id organizationId afterState stateWithheld } }',
+      );
     const found = await read(['AuditList', 'AuditRead', 'AuditGlobalList']);
     expect(found.data!.auditEntry).toMatchObject({
       id: 1,

@@ -2,39 +2,22 @@ import { decodeJwt } from 'jose';
 import { PERMISSION_CATALOGUE } from '../../platform/permissions/catalogue.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 import { eventually } from '../support/eventually.js';
+import { graphql, graphqlData } from '../support/graphql.js';
+import type { HttpClient } from '../support/http-client.js';
 
 const BOOTSTRAP_KEY = 'bootstrap-key-for-the-gateway-journey-0123456789';
 let system: TestSystem;
+let gateway: HttpClient;
 
 beforeAll(async () => {
   system = await startTestSystem({
     processes: ['account', 'identity', 'audit', 'gateway'],
     overrides: { SVC_BOOTSTRAP_API_KEY: BOOTSTRAP_KEY },
   });
+  gateway = system.client('gateway');
 });
 
 afterAll(() => system.stop());
-
-interface GraphQLAnswer<T> {
-  data: T | null;
-  errors?: {
-    message: string;
-    path?: string[];
-    extensions: { code: string; rejectedPermissions?: string[] };
-  }[];
-}
-
-async function graphql<T>(
-  token: string | undefined,
-  query: string,
-  variables: Record<string, unknown> = {},
-): Promise<T> {
-  const response = await system
-    .client('gateway')
-    .post<GraphQLAnswer<T>>('/graphql', { token, body: { query, variables } });
-  if (response.body.errors) throw new Error(JSON.stringify(response.body.errors));
-  return response.body.data!;
-}
 
 describe("CONTRACT 2 to 5 / spec 4.2 and 4.3, end to end through the gateway: from the bootstrap key to a service account's token", () => {
   it("creates the organization, group, service account and key with GraphQL mutations; the key's token carries the group's permissions", async () => {
@@ -45,7 +28,8 @@ describe("CONTRACT 2 to 5 / spec 4.2 and 4.3, end to end through the gateway: fr
     const operator = exchanged.headers.get('x-svc-auth')!;
     expect(decodeJwt(operator).permissions).toContain('PermissionsAllGlobal');
 
-    const { createOrganization } = await graphql<{ createOrganization: { id: string; name: string } }>(
+    const { createOrganization } = await graphqlData<{ createOrganization: { id: string; name: string } }>(
+      gateway,
       operator,
       'mutation ($input: OrganizationInput!) { createOrganization(input: $input) { id name } }',
       { input: { name: 'Gateway Journey', adminEmails: ['grace@gateway.example'] } },
@@ -65,7 +49,8 @@ describe("CONTRACT 2 to 5 / spec 4.2 and 4.3, end to end through the gateway: fr
     const admin = login.text;
     const adminClaims = decodeJwt(admin);
     expect(adminClaims.org).toBe(createOrganization.id);
-    const { groups } = await graphql<{ groups: { items: { name: string; permissions: string[] }[] } }>(
+    const { groups } = await graphqlData<{ groups: { items: { name: string; permissions: string[] }[] } }>(
+      gateway,
       admin,
       '{ groups { items { name permissions } } }',
     );
@@ -75,17 +60,20 @@ describe("CONTRACT 2 to 5 / spec 4.2 and 4.3, end to end through the gateway: fr
       PERMISSION_CATALOGUE.filter((p) => !p.globalPermission).map((p) => p.name),
     );
 
-    const { createGroup } = await graphql<{ createGroup: { id: number; permissions: string[] } }>(
+    const { createGroup } = await graphqlData<{ createGroup: { id: number; permissions: string[] } }>(
+      gateway,
       admin,
       'mutation ($input: GroupInput!) { createGroup(input: $input) { id permissions } }',
       { input: { name: 'Deployers', permissions: ['VariableRead', 'VariableList', 'TagList'] } },
     );
-    const { createUser } = await graphql<{ createUser: { id: string } }>(
+    const { createUser } = await graphqlData<{ createUser: { id: string } }>(
+      gateway,
       admin,
       'mutation ($input: UserInput!) { createUser(input: $input) { id } }',
       { input: { name: 'Pipeline', email: 'pipeline@gateway.example', serviceAccount: true } },
     );
-    await graphql(
+    await graphqlData(
+      gateway,
       admin,
       'mutation ($id: Int!, $userIds: [ID!]!) { setGroupMembers(id: $id, userIds: $userIds) { id } }',
       {
@@ -93,9 +81,10 @@ describe("CONTRACT 2 to 5 / spec 4.2 and 4.3, end to end through the gateway: fr
         userIds: [createUser.id],
       },
     );
-    const { createServiceAccountApiKey } = await graphql<{
+    const { createServiceAccountApiKey } = await graphqlData<{
       createServiceAccountApiKey: { apiKey: string; hint: string };
     }>(
+      gateway,
       admin,
       'mutation ($userId: ID!, $input: ApiKeyInput!) { createServiceAccountApiKey(userId: $userId, input: $input) { apiKey hint } }',
       { userId: createUser.id, input: { description: 'deploys', expiry: 'OneMonth' } },
@@ -113,11 +102,12 @@ describe("CONTRACT 2 to 5 / spec 4.2 and 4.3, end to end through the gateway: fr
 
     // "Who changed this" in one query: the audit entries of the group, with their author's name from the account subgraph.
     await eventually(async () => {
-      const { auditEntries } = await graphql<{
+      const { auditEntries } = await graphqlData<{
         auditEntries: {
           items: { action: string; entityName: string; loggedBy: { id: string; name: string } | null }[];
         };
       }>(
+        gateway,
         admin,
         `
           query ($conditions: [AuditCondition!]) {
@@ -148,26 +138,20 @@ describe("CONTRACT 2 to 5 / spec 4.2 and 4.3, end to end through the gateway: fr
 
 describe('decisions "The account subgraph": the same services and checks as the REST facade', () => {
   it('a query without a token is UNAUTHENTICATED, one without the permission FORBIDDEN', async () => {
-    const anonymous = await system
-      .client('gateway')
-      .post<GraphQLAnswer<unknown>>('/graphql', { body: { query: '{ users { total } }' } });
+    const anonymous = await graphql(gateway, undefined, '{ users { total } }');
     expect(anonymous.body.errors![0]!.extensions.code).toBe('UNAUTHENTICATED');
     const weak = await system.token({ permissions: ['TagList'] });
-    const refused = await system
-      .client('gateway')
-      .post<GraphQLAnswer<unknown>>('/graphql', { token: weak, body: { query: '{ users { total } }' } });
+    const refused = await graphql(gateway, weak, '{ users { total } }');
     expect(refused.body.errors![0]!.extensions.code).toBe('FORBIDDEN');
   });
 
   it('a refused grant is FORBIDDEN naming the rejected permissions', async () => {
     const limited = await system.token({ permissions: ['UserCreate', 'VariableRead'] });
-    const response = await system.client('gateway').post<GraphQLAnswer<unknown>>('/graphql', {
-      token: limited,
-      body: {
-        query:
-          'mutation { createGroup(input: { name: "Too much", permissions: ["VariableRead", "VariableDelete"] }) { id } }',
-      },
-    });
+    const response = await graphql(
+      gateway,
+      limited,
+      'mutation { createGroup(input: { name: "Too much", permissions: ["VariableRead", "VariableDelete"] }) { id } }',
+    );
     expect(response.body.errors![0]!.extensions).toMatchObject({
       code: 'FORBIDDEN',
       rejectedPermissions: ['VariableDelete'],
@@ -180,7 +164,8 @@ describe('decisions "The account subgraph": the same services and checks as the 
     ).headers.get('x-svc-auth')!;
     const systemId = decodeJwt(operator).org as string;
     // An entry of its own, written by the bootstrap account, rather than whichever entry is newest.
-    const { createGroup } = await graphql<{ createGroup: { id: number } }>(
+    const { createGroup } = await graphqlData<{ createGroup: { id: number } }>(
+      gateway,
       operator,
       'mutation { createGroup(input: { name: "Audited by name" }) { id } }',
     );
@@ -190,9 +175,10 @@ describe('decisions "The account subgraph": the same services and checks as the 
       { field: 'EntityId', operatorType: 'eq', value: String(createGroup.id) },
     ];
     const named = await eventually(async () => {
-      const { auditEntries } = await graphql<{
+      const { auditEntries } = await graphqlData<{
         auditEntries: { items: { action: string; loggedBy: { id: string; name: string } | null }[] };
       }>(
+        gateway,
         auditor,
         'query ($conditions: [AuditCondition!]) { auditEntries(conditions: $conditions) { items { action loggedBy { id name } } } }',
         { conditions },
@@ -202,18 +188,12 @@ describe('decisions "The account subgraph": the same services and checks as the 
     });
     expect(named).toEqual({ action: 'Create', loggedBy: { id: decodeJwt(operator).sub, name: 'bootstrap' } });
 
-    const response = await system
-      .client('gateway')
-      .post<
-        GraphQLAnswer<{ auditEntries: { items: { loggedBy: { name: string; groups: unknown } | null }[] } }>
-      >('/graphql', {
-        token: auditor,
-        body: {
-          query:
-            'query ($conditions: [AuditCondition!]) { auditEntries(conditions: $conditions) { items { loggedBy { name groups { name } } } } }',
-          variables: { conditions },
-        },
-      });
+    const response = await graphql(
+      gateway,
+      auditor,
+      'query ($conditions: [AuditCondition!]) { auditEntries(conditions: $conditions) { items { loggedBy { name groups { name } } } } }',
+      { conditions },
+    );
     expect(response.body.errors).toHaveLength(1);
     expect(response.body.errors![0]!.extensions.code).toBe('FORBIDDEN');
     expect(response.body.errors![0]!.path).toEqual(['auditEntries', 'items', 0, 'loggedBy', 'groups']);

@@ -1,5 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { createOrganization } from '../account/account-test-helpers.js';
 import { writeEntry } from '../audit/audit-test-helpers.js';
+import { graphql } from '../support/graphql.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 
 let system: TestSystem;
@@ -7,13 +8,8 @@ let organization: { id: string; name: string };
 
 beforeAll(async () => {
   system = await startTestSystem({ processes: ['account', 'audit', 'gateway'] });
-  const operator = await system.token({ permissions: ['GlobalOrganizationCreate'] });
-  const created = await system.client('account').post<{ id: string; name: string }>('/organizations', {
-    token: operator,
-    body: { name: `Referenced ${randomUUID()}`, adminEmails: ['admin@referenced.example'] },
-  });
-  if (created.status !== 200) throw new Error(`organization: ${created.status} ${created.text}`);
-  organization = { id: created.body.id, name: created.body.name };
+  const name = 'Referenced Org';
+  organization = { id: await createOrganization(system, name), name };
   const audit = system.client('audit');
   await writeEntry(audit, await system.token({ organizationId: organization.id, permissions: [] }), {
     entryType: 'Tag',
@@ -32,16 +28,13 @@ beforeAll(async () => {
 afterAll(() => system.stop());
 
 interface Answer {
-  data: {
-    auditEntries: {
-      items: {
-        entityId: string;
-        organizationId: string;
-        organization: { id: string; name: string } | null;
-      }[];
-    };
-  } | null;
-  errors?: { message: string }[];
+  auditEntries: {
+    items: {
+      entityId: string;
+      organizationId: string;
+      organization: { id: string; name: string } | null;
+    }[];
+  };
 }
 
 const query = `
@@ -55,12 +48,8 @@ const query = `
 describe("spec 2 Audit entry / 5.11 through the gateway: an entry's organization resolves from the account subgraph in the same query", () => {
   it("answers the caller's own organization, id and name, for its entry", async () => {
     const token = await system.token({ organizationId: organization.id, permissions: ['AuditList'] });
-    const response = await system.client('gateway').post<Answer>('/graphql', {
-      token,
-      body: {
-        query,
-        variables: { conditions: [{ field: 'EntityId', operatorType: 'eq', value: 'referenced' }] },
-      },
+    const response = await graphql<Answer>(system.client('gateway'), token, query, {
+      conditions: [{ field: 'EntityId', operatorType: 'eq', value: 'referenced' }],
     });
     expect(response.body.errors).toBeUndefined();
     expect(response.body.data!.auditEntries.items).toEqual([
@@ -73,9 +62,8 @@ describe("spec 2 Audit entry / 5.11 through the gateway: an entry's organization
       organizationId: organization.id,
       permissions: ['AuditList', 'AuditGlobalList'],
     });
-    const response = await system.client('gateway').post<Answer>('/graphql', {
-      token,
-      body: { query, variables: { conditions: [{ field: 'EntryType', operatorType: 'eq', value: 'JWK' }] } },
+    const response = await graphql<Answer>(system.client('gateway'), token, query, {
+      conditions: [{ field: 'EntryType', operatorType: 'eq', value: 'JWK' }],
     });
     expect(response.body.errors).toBeUndefined();
     expect(response.body.data!.auditEntries.items).toEqual([
