@@ -101,11 +101,32 @@ export async function setMembers(
   );
 }
 
+/** One condition of POST /filter on the audit service. */
+export interface AuditCondition {
+  field: string;
+  operatorType: 'eq' | 'contains';
+  value: string;
+}
+
+/** The conditions for the audit entries of one entity (its entry type and id), of one action when given. */
+export function conditionsAbout(
+  entryType: string,
+  entityId: string | number,
+  action?: string,
+): AuditCondition[] {
+  const conditions: AuditCondition[] = [
+    { field: 'EntryType', operatorType: 'eq', value: entryType },
+    { field: 'EntityId', operatorType: 'eq', value: String(entityId) },
+  ];
+  if (action) conditions.push({ field: 'Action', operatorType: 'eq', value: action });
+  return conditions;
+}
+
 /** The audit entries of the organization matching the conditions, read with AuditList and AuditRead. */
 export async function auditEntries(
   system: TestSystem,
   organizationId: string,
-  conditions: { field: string; operatorType: 'eq' | 'contains'; value: string }[],
+  conditions: AuditCondition[],
 ): Promise<AuditEntryView[]> {
   const token = await system.token({ organizationId, permissions: ['AuditList', 'AuditRead'] });
   const page = await expectStatus(
@@ -142,4 +163,19 @@ export function onDatabase<Row extends object = Record<string, unknown>>(
   params: unknown[] = [],
 ): Promise<Row[]> {
   return queryDatabase<Row>(system.databaseUrl, sql, params);
+}
+
+/**
+ * Stores an organization's account patterns straight in the database, as a version that did not
+ * yet refuse patterns RE2 cannot compile would have saved them (saving them now is 400).
+ */
+export async function storeAccountPatterns(
+  system: TestSystem,
+  organizationId: string,
+  patterns: string[],
+): Promise<void> {
+  await onDatabase(system, `update "account"."organization" set account_patterns = $1 where id = $2`, [
+    JSON.stringify(patterns),
+    organizationId,
+  ]);
 }

@@ -8,6 +8,7 @@ import { TestClock } from '../support/test-clock.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 import {
   auditEntries,
+  conditionsAbout,
   createGroup,
   createOrganization,
   createUser,
@@ -655,11 +656,7 @@ describe("spec 6: revoking another account's key through DELETE /users/{id}/apik
       204,
     );
     await eventually(async () => {
-      const entries = await auditEntries(system, orgA, [
-        { field: 'EntryType', operatorType: 'eq', value: 'UserApiKey' },
-        { field: 'EntityId', operatorType: 'eq', value: String(created.id) },
-        { field: 'Action', operatorType: 'eq', value: 'Delete' },
-      ]);
+      const entries = await auditEntries(system, orgA, conditionsAbout('UserApiKey', created.id, 'Delete'));
       expect(entries).toHaveLength(1);
       expect(entries[0]).toMatchObject({ organizationId: orgA, loggedBy: adminA.id, afterState: null });
       expect(JSON.parse(entries[0]!.beforeState!)).toEqual({
@@ -684,10 +681,7 @@ describe('spec 6: minting and revoking write UserApiKey Create and Delete entrie
       204,
     );
     await eventually(async () => {
-      const entries = await auditEntries(system, orgA, [
-        { field: 'EntryType', operatorType: 'eq', value: 'UserApiKey' },
-        { field: 'EntityId', operatorType: 'eq', value: String(created.id) },
-      ]);
+      const entries = await auditEntries(system, orgA, conditionsAbout('UserApiKey', created.id));
       expect(entries).toHaveLength(2);
       const byAction = new Map(entries.map((entry) => [entry.action, entry]));
       for (const entry of entries) expect(entry).toMatchObject({ organizationId: orgA, loggedBy: person.id });

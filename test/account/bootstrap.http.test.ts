@@ -6,7 +6,7 @@ import type { UserView } from '../../subgraphs/account/services/user.schemas.js'
 import { PERMISSION_CATALOGUE } from '../../platform/permissions/catalogue.js';
 import { eventually } from '../support/eventually.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
-import { auditEntries } from './account-test-helpers.js';
+import { auditEntries, conditionsAbout } from './account-test-helpers.js';
 
 const BOOTSTRAP_KEY = 'bootstrap-key-of-the-bootstrap-test-0123456789';
 const CHANGED_KEY = 'another-bootstrap-key-after-a-change-9876543210';
@@ -198,11 +198,11 @@ describe('CONTRACT 2: the bootstrap is idempotent across restarts, and a changed
       expect(after.keys[0]).toMatchObject({ expiresAt: null, hint: CHANGED_KEY.slice(-4) });
       expect(after.keys[0]!.id).not.toBe(before.keys[0]!.id);
       await eventually(async () => {
-        const [removed] = await auditEntries(running, before.system[0]!.id, [
-          { field: 'EntryType', operatorType: 'eq', value: 'UserApiKey' },
-          { field: 'Action', operatorType: 'eq', value: 'Delete' },
-          { field: 'EntityId', operatorType: 'eq', value: String(before.keys[0]!.id) },
-        ]);
+        const [removed] = await auditEntries(
+          running,
+          before.system[0]!.id,
+          conditionsAbout('UserApiKey', before.keys[0]!.id, 'Delete'),
+        );
         expect(removed).toMatchObject({ loggedBy: NOBODY, afterState: null });
         expect(JSON.parse(removed!.beforeState!)).toEqual({
           ...before.keys[0],
@@ -274,11 +274,11 @@ describe('CONTRACT 2: the bootstrap is idempotent across restarts, and a changed
       expect(revoked.status).toBe(204);
       expect((await exchange(running, BOOTSTRAP_KEY)).status).toBe(401);
       await eventually(async () => {
-        const [removed] = await auditEntries(running, systemId, [
-          { field: 'EntryType', operatorType: 'eq', value: 'UserApiKey' },
-          { field: 'Action', operatorType: 'eq', value: 'Delete' },
-          { field: 'EntityId', operatorType: 'eq', value: String(key!.id) },
-        ]);
+        const [removed] = await auditEntries(
+          running,
+          systemId,
+          conditionsAbout('UserApiKey', key!.id, 'Delete'),
+        );
         expect(removed).toMatchObject({
           organizationId: systemId,
           loggedBy: before.bootstrap!.id,

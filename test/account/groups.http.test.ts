@@ -7,6 +7,7 @@ import { startTestSystem, type TestSystem } from '../support/test-system.js';
 import {
   ORGANIZATION_PERMISSIONS,
   auditEntries,
+  conditionsAbout,
   createGroup,
   createOrganization,
   createUser,
@@ -744,10 +745,7 @@ describe('spec 2 Audit entry / spec 6: group create, update and delete write Gro
     await expectStatus(account.delete(`/groups/${created.id}`, { token }), 200);
 
     await eventually(async () => {
-      const entries = await auditEntries(system, orgA, [
-        { field: 'EntryType', operatorType: 'eq', value: 'Group' },
-        { field: 'EntityId', operatorType: 'eq', value: String(created.id) },
-      ]);
+      const entries = await auditEntries(system, orgA, conditionsAbout('Group', created.id));
       expect(entries).toHaveLength(3);
       const byAction = new Map(entries.map((entry) => [entry.action, entry]));
       for (const entry of entries) expect(entry).toMatchObject({ organizationId: orgA, loggedBy: adminA.id });
@@ -786,11 +784,7 @@ describe('spec 6 / decisions "Audit entries of the account service": PUT /groups
       200,
     );
     await eventually(async () => {
-      const entries = await auditEntries(system, orgA, [
-        { field: 'EntryType', operatorType: 'eq', value: 'Group' },
-        { field: 'EntityId', operatorType: 'eq', value: String(group.id) },
-        { field: 'Action', operatorType: 'eq', value: 'Update' },
-      ]);
+      const entries = await auditEntries(system, orgA, conditionsAbout('Group', group.id, 'Update'));
       expect(entries).toHaveLength(1);
       expect(entries[0]).toMatchObject({ organizationId: orgA, loggedBy: adminA.id });
       expect(JSON.parse(entries[0]!.beforeState!)).toEqual(group);

@@ -4,12 +4,13 @@ import type { OrganizationView, SignInView } from '../../subgraphs/account/servi
 import type { ApiKeyCreatedView } from '../../subgraphs/account/services/api-key.schemas.js';
 import type { GroupView } from '../../subgraphs/account/services/group.schemas.js';
 import type { UserView } from '../../subgraphs/account/services/user.schemas.js';
-import type { AuditEntryView } from '../../subgraphs/audit/services/audit.schemas.js';
 import type { HttpClient } from '../support/http-client.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 import { eventually } from '../support/eventually.js';
 import {
   ORGANIZATION_PERMISSIONS,
+  auditEntries,
+  conditionsAbout,
   createGroup,
   createUser,
   expectStatus,
@@ -121,23 +122,10 @@ describe('spec 4.2 / CONTRACT 3: POST /organizations creates an organization and
   it("spec 6: writes an Organization Create and a Group Create audit entry in the caller's organization", async () => {
     const organization = (await create({ name: 'Audited Org' })).body;
     await eventually(async () => {
-      const entries = await system.client('audit').post<{
-        items: {
-          entryType: string;
-          action: string;
-          afterState: string | null;
-          beforeState: string | null;
-        }[];
-      }>('/filter?take=100', {
-        token: globalAdmin,
-        body: [
-          { field: 'EntryType', operatorType: 'eq', value: 'Organization' },
-          { field: 'EntityId', operatorType: 'eq', value: organization.id },
-        ],
-      });
-      expect(entries.body.items).toHaveLength(1);
-      expect(entries.body.items[0]).toMatchObject({ action: 'Create', beforeState: null });
-      expect(JSON.parse(entries.body.items[0]!.afterState!)).toMatchObject({ name: 'Audited Org' });
+      const entries = await auditEntries(system, home, conditionsAbout('Organization', organization.id));
+      expect(entries).toHaveLength(1);
+      expect(entries[0]).toMatchObject({ action: 'Create', beforeState: null });
+      expect(JSON.parse(entries[0]!.afterState!)).toMatchObject({ name: 'Audited Org' });
     });
   });
 });
@@ -295,21 +283,6 @@ describe('spec 4.2 / CONTRACT 3: GET /organizations/me/credits', () => {
     expect((await account.get('/organizations/me/credits')).status).toBe(401);
   });
 });
-
-/** The audit entries of the caller's (the global administrator's) organization about one entity. */
-async function entriesAbout(entryType: string, entityId: string): Promise<AuditEntryView[]> {
-  const page = await expectStatus(
-    system.client('audit').post<{ items: AuditEntryView[] }>('/filter?take=100', {
-      token: globalAdmin,
-      body: [
-        { field: 'EntryType', operatorType: 'eq', value: entryType },
-        { field: 'EntityId', operatorType: 'eq', value: entityId },
-      ],
-    }),
-    200,
-  );
-  return page.items;
-}
 
 const put = (id: string, body: Record<string, unknown>) =>
   account.put<OrganizationView>(`/organizations/${id}`, { token: globalAdmin, body });
@@ -501,7 +474,7 @@ describe('spec 6: an update writes an Organization Update entry with both states
       200,
     );
     await eventually(async () => {
-      const entries = await entriesAbout('Organization', created.id);
+      const entries = await auditEntries(system, home, conditionsAbout('Organization', created.id));
       const update = entries.find((entry) => entry.action === 'Update');
       const deletion = entries.find((entry) => entry.action === 'Delete');
       expect(JSON.parse(update!.beforeState!)).toEqual(created);
@@ -605,16 +578,16 @@ describe('spec 4.2: deleting organizations', () => {
     expect((await account.get(`/groups/${group.id}`, { token: admin })).status).toBe(404);
     await eventually(async () => {
       for (const user of users.items) {
-        const [entry] = await entriesAbout('User', user.id);
+        const [entry] = await auditEntries(system, home, conditionsAbout('User', user.id));
         expect(entry).toMatchObject({ action: 'Delete', afterState: null });
         expect(JSON.parse(entry!.beforeState!)).toEqual(user);
       }
       for (const stored of groups.items) {
-        const entries = (await entriesAbout('Group', String(stored.id))).filter((e) => e.action === 'Delete');
+        const entries = await auditEntries(system, home, conditionsAbout('Group', stored.id, 'Delete'));
         expect(entries).toHaveLength(1);
         expect(JSON.parse(entries[0]!.beforeState!)).toEqual(stored);
       }
-      const [keyEntry] = await entriesAbout('UserApiKey', String(key.id));
+      const [keyEntry] = await auditEntries(system, home, conditionsAbout('UserApiKey', key.id));
       expect(keyEntry).toMatchObject({ action: 'Delete', afterState: null });
       expect(JSON.parse(keyEntry!.beforeState!)).toMatchObject({
         id: key.id,
@@ -646,10 +619,10 @@ describe('spec 6 / decisions "Row locks": deleting an organization locks what it
       expect([200, 404]).toContain(rename.status);
       await eventually(async () => {
         if (mint.status === 201) {
-          const keyEntries = await entriesAbout('UserApiKey', String(mint.body.id));
+          const keyEntries = await auditEntries(system, home, conditionsAbout('UserApiKey', mint.body.id));
           expect(keyEntries.map((entry) => entry.action)).toEqual(['Delete']);
         }
-        const [userEntry] = (await entriesAbout('User', robot.id)).filter((e) => e.action === 'Delete');
+        const [userEntry] = await auditEntries(system, home, conditionsAbout('User', robot.id, 'Delete'));
         expect(JSON.parse(userEntry!.beforeState!)).toMatchObject(
           rename.status === 200
             ? { name: `Renamed ${round}`, version: rename.body.version }

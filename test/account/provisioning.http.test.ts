@@ -5,7 +5,13 @@ import type { SessionAccountView, UserView } from '../../subgraphs/account/servi
 import type { HttpClient } from '../support/http-client.js';
 import { eventually } from '../support/eventually.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
-import { auditEntries, expectStatus, onDatabase, type Problem } from './account-test-helpers.js';
+import {
+  auditEntries,
+  conditionsAbout,
+  expectStatus,
+  storeAccountPatterns,
+  type Problem,
+} from './account-test-helpers.js';
 
 let system: TestSystem;
 let account: HttpClient;
@@ -97,11 +103,7 @@ describe('spec 4.2: POST /users/provision creates an account only when a pattern
     );
     const user = await readUser(org.id, session.user.id);
     await eventually(async () => {
-      const [created] = await auditEntries(system, org.id, [
-        { field: 'EntryType', operatorType: 'eq', value: 'User' },
-        { field: 'EntityId', operatorType: 'eq', value: user.id },
-        { field: 'Action', operatorType: 'eq', value: 'Create' },
-      ]);
+      const [created] = await auditEntries(system, org.id, conditionsAbout('User', user.id, 'Create'));
       expect(JSON.parse(created!.afterState!)).toEqual(user);
     });
   });
@@ -141,10 +143,7 @@ describe('spec 4.2: POST /users/provision creates an account only when a pattern
   it('spec 2: a stored pattern that does not compile (saved before saving refused it) is skipped, and the others still decide', async () => {
     const storedAsIs = async (patterns: string[]) => {
       const org = await organization({ accountPatterns: ['@placeholder\\.example$'] });
-      await onDatabase(system, `update "account"."organization" set account_patterns = $1 where id = $2`, [
-        JSON.stringify(patterns),
-        org.id,
-      ]);
+      await storeAccountPatterns(system, org.id, patterns);
       return org;
     };
     const org = await storedAsIs(['[', '^(a)\\1', '(?=x)', '@good\\.example$']);

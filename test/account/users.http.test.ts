@@ -9,6 +9,7 @@ import { startTestSystem, type TestSystem } from '../support/test-system.js';
 import {
   ORGANIZATION_PERMISSIONS,
   auditEntries,
+  conditionsAbout,
   createGroup,
   createOrganization,
   createUser,
@@ -578,10 +579,7 @@ describe('spec 4.2 / CONTRACT 6: DELETE /users/{id} needs UserDelete and answers
     }
     await eventually(async () => {
       for (const key of keys) {
-        const entries = await auditEntries(system, orgA, [
-          { field: 'EntryType', operatorType: 'eq', value: 'UserApiKey' },
-          { field: 'EntityId', operatorType: 'eq', value: String(key.id) },
-        ]);
+        const entries = await auditEntries(system, orgA, conditionsAbout('UserApiKey', key.id));
         const deletion = entries.find((entry) => entry.action === 'Delete');
         expect(deletion).toMatchObject({ afterState: null, loggedBy: adminA.id });
         expect(JSON.parse(deletion!.beforeState!)).toMatchObject({
@@ -638,10 +636,7 @@ describe('spec 2 Audit entry / spec 6: User create, update and delete write User
     await expectStatus(account.delete(`/users/${created.id}`, { token }), 200);
 
     await eventually(async () => {
-      const entries = await auditEntries(system, orgA, [
-        { field: 'EntryType', operatorType: 'eq', value: 'User' },
-        { field: 'EntityId', operatorType: 'eq', value: created.id },
-      ]);
+      const entries = await auditEntries(system, orgA, conditionsAbout('User', created.id));
       const byAction = new Map(entries.map((entry) => [entry.action, entry]));
       expect(entries).toHaveLength(3);
       for (const entry of entries) expect(entry).toMatchObject({ organizationId: orgA, loggedBy: adminA.id });

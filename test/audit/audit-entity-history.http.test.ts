@@ -1,4 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import {
+  administratorToken,
+  createGroup,
+  createOrganization,
+  expectStatus,
+} from '../account/account-test-helpers.js';
 import type { AuditEntryView } from '../../subgraphs/audit/services/audit.schemas.js';
 import { eventually } from '../support/eventually.js';
 import type { HttpClient } from '../support/http-client.js';
@@ -16,14 +22,8 @@ beforeAll(async () => {
   system = await startTestSystem({ processes: ['account', 'audit'] });
   account = system.client('account');
   audit = system.client('audit');
-  const operator = await system.token({ permissions: ['GlobalOrganizationCreate'] });
-  const created = await account.post<{ id: string }>('/organizations', {
-    token: operator,
-    body: { name: `History ${randomUUID()}`, adminEmails: ['admin@history.example'] },
-  });
-  if (created.status !== 200) throw new Error(`organization: ${created.status} ${created.text}`);
-  organizationId = created.body.id;
-  admin = await system.token({ organizationId, permissions: ['UserCreate', 'UserUpdate', 'UserDelete'] });
+  organizationId = await createOrganization(system, 'History Org');
+  admin = await administratorToken(system, organizationId);
   auditor = await system.token({ organizationId, permissions: ['AuditList', 'AuditRead', 'AuditDelete'] });
 });
 
@@ -44,23 +44,15 @@ async function groupEntries(groupId: number, count: number): Promise<AuditEntryV
   });
 }
 
-async function createGroup(name: string): Promise<number> {
-  const response = await account.post<{ id: number }>('/groups', { token: admin, body: { name } });
-  if (response.status !== 200) throw new Error(`group: ${response.status} ${response.text}`);
-  return response.body.id;
-}
-
 describe("spec 9.2: audit entries of one entity share an id and differ by version; DELETE /{id} removes the entity's history", () => {
   let history: AuditEntryView[];
   let otherGroupId: number;
 
   beforeAll(async () => {
-    const groupId = await createGroup('Deployers');
-    otherGroupId = await createGroup('Readers');
-    expect(
-      (await account.put(`/groups/${groupId}`, { token: admin, body: { name: 'Shippers' } })).status,
-    ).toBe(200);
-    expect((await account.delete(`/groups/${groupId}`, { token: admin })).status).toBe(200);
+    const groupId = (await createGroup(system, organizationId, { name: 'Deployers' })).id;
+    otherGroupId = (await createGroup(system, organizationId, { name: 'Readers' })).id;
+    await expectStatus(account.put(`/groups/${groupId}`, { token: admin, body: { name: 'Shippers' } }), 200);
+    await expectStatus(account.delete(`/groups/${groupId}`, { token: admin }), 200);
     history = await groupEntries(groupId, 3);
   });
 

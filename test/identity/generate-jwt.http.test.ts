@@ -4,7 +4,7 @@ import { ORGANIZATION_ADMINISTRATOR_PERMISSIONS } from '../../subgraphs/account/
 import type { UserView } from '../../subgraphs/account/services/user.schemas.js';
 import { PERMISSION_CATALOGUE } from '../../platform/permissions/catalogue.js';
 import type { HttpClient } from '../support/http-client.js';
-import { onDatabase } from '../account/account-test-helpers.js';
+import { storeAccountPatterns } from '../account/account-test-helpers.js';
 import { eventually } from '../support/eventually.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 import {
@@ -36,17 +36,6 @@ async function readUser(organizationId: string, id: string): Promise<UserView> {
   const response = await account.get<UserView>(`/users/${id}`, { token });
   expect(response.status).toBe(200);
   return response.body;
-}
-
-/**
- * Stores account patterns straight in the database, as a version that did not yet refuse
- * patterns RE2 cannot compile would have saved them (saving them now is 400).
- */
-async function storePatternsAsIs(organizationId: string, patterns: string[]): Promise<void> {
-  await onDatabase(system, `update "account"."organization" set account_patterns = $1 where id = $2`, [
-    JSON.stringify(patterns),
-    organizationId,
-  ]);
 }
 
 async function userCount(organizationId: string): Promise<number> {
@@ -206,14 +195,14 @@ describe('spec 4.2 / CONTRACT 4: provisioning creates an account only when an ac
 
   it('spec 2: a stored pattern that does not compile is skipped: another valid pattern still permits, and nothing else fails', async () => {
     const organization = await createOrganization(system, { name: unique('Broken Pattern Org') });
-    await storePatternsAsIs(organization.id, ['([unclosed', '@good\\.example$']);
+    await storeAccountPatterns(system, organization.id, ['([unclosed', '@good\\.example$']);
     expect((await login(system, { orgId: organization.id, email: 'gil@good.example' })).status).toBe(200);
     expect((await login(system, { orgId: organization.id, email: 'nat@other.example' })).status).toBe(403);
   });
 
   it('spec 2: with only a broken stored pattern, an existing account still signs in', async () => {
     const organization = await createOrganization(system, { name: unique('Only Broken Org') });
-    await storePatternsAsIs(organization.id, ['*invalid(']);
+    await storeAccountPatterns(system, organization.id, ['*invalid(']);
     const admin = await system.token({ organizationId: organization.id, permissions: ['UserCreate'] });
     const created = await account.post<UserView>('/users', {
       token: admin,
