@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomUUID } from 'node:crypto';
 import type { PermissionName } from '../../platform/permissions/catalogue.js';
 import type { AuditEntryView } from '../../subgraphs/audit/services/audit.schemas.js';
 import type { GroupView } from '../../subgraphs/account/services/group.schemas.js';
@@ -25,6 +25,14 @@ export interface Problem {
 /** The hex SHA-256 of an API key: what POST /apikeys/lookup takes. */
 export function sha256Hex(key: string): string {
   return createHash('sha256').update(key).digest('hex');
+}
+
+/** The header the payment webhook reads the provider's signature from. */
+export const WEBHOOK_SIGNATURE_HEADER = 'x-svc-webhook-signature';
+
+/** A payment webhook body's signature as the provider sends it: the HMAC-SHA256 of the exact bytes under the shared secret. */
+export function webhookSignature(raw: string, secret: string): string {
+  return `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
 }
 
 /** An address no other test uses, so the per-organization uniqueness of addresses never gets in the way. */

@@ -1,4 +1,4 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { AuditLog } from '../../platform/audit-log/audit-log.js';
 import { openDatabase, type Database } from '../../platform/db/database.js';
 import { createLogger } from '../../platform/logging/logger.js';
@@ -13,6 +13,7 @@ import type { AuditEntryView } from '../../subgraphs/audit/services/audit.schema
 import type { HttpClient } from '../support/http-client.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 import { eventually } from '../support/eventually.js';
+import { WEBHOOK_SIGNATURE_HEADER, webhookSignature } from './account-test-helpers.js';
 
 const WEBHOOK_SECRET = 'payments-webhook-secret-for-tests';
 const INCLUDED_CREDITS = 1000;
@@ -205,9 +206,6 @@ describe('issue: "a redelivered message never counts twice": the consumer itself
   });
 });
 
-const signature = (raw: string, secret = WEBHOOK_SECRET) =>
-  `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
-
 /** Delivers an event as the payment provider would: the exact bytes, signed (unless told otherwise). */
 function deliver(
   event: unknown,
@@ -215,7 +213,9 @@ function deliver(
 ) {
   const raw = options.raw ?? JSON.stringify(event);
   const headers: Record<string, string> =
-    options.signature === null ? {} : { 'x-svc-webhook-signature': options.signature ?? signature(raw) };
+    options.signature === null
+      ? {}
+      : { [WEBHOOK_SIGNATURE_HEADER]: options.signature ?? webhookSignature(raw, WEBHOOK_SECRET) };
   return (options.client ?? account).post<{ eventId: string; outcome: string }>('/webhooks/payments', {
     body: raw,
     headers,
@@ -339,7 +339,7 @@ describe('spec 6 / 3: the payment webhook (POST /webhooks/payments)', () => {
 
     it.each([
       ['missing', null],
-      ['signed with another secret', signature(JSON.stringify({}), 'another-secret-0123456789')],
+      ['signed with another secret', webhookSignature(JSON.stringify({}), 'another-secret-0123456789')],
       ['not hex', 'sha256=not-a-signature'],
       ['empty', ''],
     ])('%s: 401', async (_case, presented) => {
@@ -353,7 +353,9 @@ describe('spec 6 / 3: the payment webhook (POST /webhooks/payments)', () => {
 
     it('signed with another secret over the same body: 401', async () => {
       const raw = JSON.stringify(event);
-      const response = await deliver(event, { signature: signature(raw, 'another-secret-0123456789') });
+      const response = await deliver(event, {
+        signature: webhookSignature(raw, 'another-secret-0123456789'),
+      });
       expect(response.status).toBe(401);
       expect(await usedCredits(org.id)).toBe(10);
     });
@@ -361,17 +363,26 @@ describe('spec 6 / 3: the payment webhook (POST /webhooks/payments)', () => {
     it('a signature of other bytes than those sent (the same event, formatted otherwise): 401', async () => {
       const compact = JSON.stringify(event);
       const pretty = JSON.stringify(event, null, 2);
-      expect((await deliver(event, { raw: pretty, signature: signature(compact) })).status).toBe(401);
+      expect(
+        (await deliver(event, { raw: pretty, signature: webhookSignature(compact, WEBHOOK_SECRET) })).status,
+      ).toBe(401);
       const otherOrganization = renewal(randomUUID(), event.id);
-      expect((await deliver(event, { signature: signature(JSON.stringify(otherOrganization)) })).status).toBe(
-        401,
-      );
+      expect(
+        (
+          await deliver(event, {
+            signature: webhookSignature(JSON.stringify(otherOrganization), WEBHOOK_SECRET),
+          })
+        ).status,
+      ).toBe(401);
       expect(await usedCredits(org.id)).toBe(10);
     });
 
     it('the event refused for its signature was not recorded: signed properly (over the exact bytes sent) it applies', async () => {
       const pretty = JSON.stringify(event, null, 2);
-      const response = await deliver(event, { raw: pretty, signature: signature(pretty) });
+      const response = await deliver(event, {
+        raw: pretty,
+        signature: webhookSignature(pretty, WEBHOOK_SECRET),
+      });
       expect(response.body).toEqual({ eventId: event.id, outcome: 'applied' });
       expect(await usedCredits(org.id)).toBe(0);
     });
@@ -382,7 +393,7 @@ describe('spec 6 / 3: the payment webhook (POST /webhooks/payments)', () => {
 
     it.each([
       ['unsigned', null],
-      ['wrongly signed', signature(JSON.stringify(malformed), 'another-secret-0123456789')],
+      ['wrongly signed', webhookSignature(JSON.stringify(malformed), 'another-secret-0123456789')],
     ])(
       '%s, a body that is not an event: 401, and nothing about what the body should be',
       async (_case, presented) => {

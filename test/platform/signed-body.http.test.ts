@@ -1,10 +1,8 @@
-import { createHmac } from 'node:crypto';
+import { WEBHOOK_SIGNATURE_HEADER, webhookSignature } from '../account/account-test-helpers.js';
 import type { HttpClient } from '../support/http-client.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 
 const SECRET = 'signed-body-test-webhook-secret';
-const SIGNATURE_HEADER = 'x-svc-webhook-signature';
-const sign = (raw: string): string => `sha256=${createHmac('sha256', SECRET).update(raw).digest('hex')}`;
 
 let system: TestSystem;
 let account: HttpClient;
@@ -35,7 +33,10 @@ describe('decisions "The payment webhook": unsigned is 401 whatever the body, it
   it('a wrongly signed text/plain body is 401', async () => {
     const response = await account.post('/webhooks/payments', {
       body: event,
-      headers: { 'content-type': 'text/plain', [SIGNATURE_HEADER]: sign(`${event} `) },
+      headers: {
+        'content-type': 'text/plain',
+        [WEBHOOK_SIGNATURE_HEADER]: webhookSignature(`${event} `, SECRET),
+      },
     });
     expect(response.status).toBe(401);
   });
@@ -43,7 +44,7 @@ describe('decisions "The payment webhook": unsigned is 401 whatever the body, it
   it('a correctly signed text/plain body is then 415 naming application/json (the media type is judged after the signature)', async () => {
     const response = await account.post<{ status: number; detail: string }>('/webhooks/payments', {
       body: event,
-      headers: { 'content-type': 'text/plain', [SIGNATURE_HEADER]: sign(event) },
+      headers: { 'content-type': 'text/plain', [WEBHOOK_SIGNATURE_HEADER]: webhookSignature(event, SECRET) },
     });
     expect(response.status).toBe(415);
     expect(response.body.detail).toContain('application/json');
@@ -53,7 +54,10 @@ describe('decisions "The payment webhook": unsigned is 401 whatever the body, it
   it('the same bytes signed as application/json are read', async () => {
     const response = await account.post<{ eventId: string; outcome: string }>('/webhooks/payments', {
       body: event,
-      headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: sign(event) },
+      headers: {
+        'content-type': 'application/json',
+        [WEBHOOK_SIGNATURE_HEADER]: webhookSignature(event, SECRET),
+      },
     });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ eventId: 'WH-signed-body', outcome: 'ignored' });
