@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { AuditLog } from '../../platform/audit-log/audit-log.js';
 import { DirectAuditPublisher } from '../../platform/audit-log/direct-audit-publisher.js';
 import { createLogger } from '../../platform/logging/logger.js';
@@ -9,12 +6,13 @@ import { TOPICS, type QueueMessage } from '../../platform/queue/queue.js';
 import { eventually } from '../support/eventually.js';
 import { freePort } from '../support/free-port.js';
 import { NatsServerProcess } from '../support/nats-server.js';
+import { TempFolder } from '../support/temp-folder.js';
 import { TestClock } from '../support/test-clock.js';
 
 const logger = createLogger('silent');
 
 describe('decision "Audit entries without storage": the identity service keeps its entries through a queue outage and delivers each once after', () => {
-  let storeDir: string;
+  let store: TempFolder;
   let port: number;
   let server: NatsServerProcess;
   let queue: NatsQueue;
@@ -22,9 +20,9 @@ describe('decision "Audit entries without storage": the identity service keeps i
   const received: QueueMessage[] = [];
 
   beforeAll(async () => {
-    storeDir = mkdtempSync(join(tmpdir(), 'direct-audit-nats-'));
+    store = TempFolder.create('direct-audit-nats');
     port = await freePort();
-    server = await NatsServerProcess.start({ port, jetStreamStoreDir: storeDir });
+    server = await NatsServerProcess.start({ port, jetStreamStoreDir: store.path });
     queue = new NatsQueue(server.url, 'direct-', logger, 'direct-audit-test');
     queue.consume(TOPICS.auditEntries, 'audit-reader', async (message) => void received.push(message));
     await queue.whenReady();
@@ -35,7 +33,7 @@ describe('decision "Audit entries without storage": the identity service keeps i
     await publisher.stop();
     await queue.close();
     await server.stop();
-    rmSync(storeDir, { recursive: true, force: true });
+    store.remove();
   });
 
   const record = (entityId: string): void =>
@@ -60,7 +58,7 @@ describe('decision "Audit entries without storage": the identity service keeps i
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(publisher.pending()).toBe(3);
 
-    server = await NatsServerProcess.start({ port, jetStreamStoreDir: storeDir });
+    server = await NatsServerProcess.start({ port, jetStreamStoreDir: store.path });
     await eventually(async () => expect(publisher.pending()).toBe(0), 30_000);
     await eventually(
       async () => expect(receivedIds()).toEqual(['before-1', 'before-2', ...duringOutage]),

@@ -1,25 +1,26 @@
-import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { mkdirSync, statSync, symlinkSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir, userInfo } from 'node:os';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../platform/db/embedded-postgres.js';
 import { createLogger } from '../../platform/logging/logger.js';
 import { freePort } from '../support/free-port.js';
+import { TempFolder } from '../support/temp-folder.js';
 import { queryDatabase } from '../support/test-database.js';
 
 const logger = createLogger('silent');
 const asRoot = userInfo().uid === 0;
-const folders: string[] = [];
+const folders: TempFolder[] = [];
 
 /** A folder as `mktemp -d` makes it: mode 700, owned by us. */
 function privateFolder(): string {
-  const folder = mkdtempSync(join(tmpdir(), 'embedded-postgres-test-'));
+  const folder = TempFolder.create('embedded-postgres-test');
   folders.push(folder);
-  return folder;
+  return folder.path;
 }
 
 afterAll(() => {
-  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+  for (const folder of folders) folder.remove();
 });
 
 describe('CONTRACT 1 Database: the embedded PostgreSQL keeps its data under DATA_DIR', () => {

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launch, type Launched, type LaunchOutput } from '../../launcher/launch.js';
 import { inProcessQueueProblem, startSystem, type StartableProcess } from '../../launcher/system.js';
@@ -11,6 +10,7 @@ import { deleteStreams } from '../support/nats-streams.js';
 import { freePort } from '../support/free-port.js';
 import { NatsServerProcess } from '../support/nats-server.js';
 import { rsaKeyPair } from '../support/rsa-keys.js';
+import { TempFolder } from '../support/temp-folder.js';
 import { eventually } from '../support/eventually.js';
 import {
   createTestDatabase,
@@ -30,17 +30,17 @@ function capturedOutput(): LaunchOutput & { stdout: string; stderr: string } {
   return output;
 }
 
-let dataDir: string;
+let dataFolder: TempFolder;
 
 beforeAll(() => {
-  dataDir = mkdtempSync(join(tmpdir(), 'launcher-test-'));
+  dataFolder = TempFolder.create('launcher-test');
 });
 
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+afterAll(() => dataFolder.remove());
 
 const baseEnv = (): NodeJS.ProcessEnv => ({
   LOG_LEVEL: 'silent',
-  DATA_DIR: dataDir,
+  DATA_DIR: dataFolder.path,
   ACCOUNT_PORT: '0',
   AUDIT_PORT: '0',
   IDENTITY_PORT: '0',
@@ -112,7 +112,10 @@ describe('CONTRACT 1 One service alone: `npm start -- <name>` starts it and prin
 
   it('`npm start -- audit` with DATABASE_URL and NATS_URL starts the audit service alone, healthy', async () => {
     const database = await createTestDatabase();
-    const nats = await NatsServerProcess.start({ port: await freePort(), jetStreamStoreDir: dataDir });
+    const nats = await NatsServerProcess.start({
+      port: await freePort(),
+      jetStreamStoreDir: dataFolder.path,
+    });
     const output = capturedOutput();
     const env = { ...baseEnv(), DATABASE_URL: database.url, NATS_URL: nats.url, QUEUE_PREFIX: 'launcher-' };
     const launched = running(await launch(['audit'], env, output));
@@ -140,7 +143,7 @@ describe('CONTRACT 1 Signing key: the identity service, the signer, refuses to s
         LOG_LEVEL: 'silent',
         'Jwt:PublicKey': rsaKeyPair().publicKey,
         IDENTITY_PORT: 0,
-        DATA_DIR: dataDir,
+        DATA_DIR: dataFolder.path,
       },
     });
     await expect(
@@ -149,13 +152,13 @@ describe('CONTRACT 1 Signing key: the identity service, the signer, refuses to s
   });
 
   it('the identity service alone starts no embedded PostgreSQL (it has no storage)', async () => {
-    const ownDataDir = mkdtempSync(join(tmpdir(), 'launcher-identity-'));
+    const ownData = TempFolder.create('launcher-identity');
     const settings = loadSettings({
       env: {},
       overrides: {
         LOG_LEVEL: 'silent',
         IDENTITY_PORT: 0,
-        DATA_DIR: ownDataDir,
+        DATA_DIR: ownData.path,
         'Jwt:PrivateKey': process.env.TEST_JWT_PRIVATE_KEY,
       },
     });
@@ -163,11 +166,11 @@ describe('CONTRACT 1 Signing key: the identity service, the signer, refuses to s
     try {
       await system.whenReady();
       expect((await fetch(`${system.urls.identity!}/healthz/startup`)).status).toBe(200);
-      expect(existsSync(join(ownDataDir, 'postgres'))).toBe(false);
-      expect(existsSync(join(ownDataDir, 'postgres.password'))).toBe(false);
+      expect(existsSync(join(ownData.path, 'postgres'))).toBe(false);
+      expect(existsSync(join(ownData.path, 'postgres.password'))).toBe(false);
     } finally {
       await system.stop();
-      rmSync(ownDataDir, { recursive: true, force: true });
+      ownData.remove();
     }
   });
 });
@@ -198,7 +201,7 @@ describe('issue 2 launcher: a service that fails to start closes what it opened 
         env: {},
         overrides: {
           LOG_LEVEL: 'silent',
-          DATA_DIR: dataDir,
+          DATA_DIR: dataFolder.path,
           DATABASE_URL: database.url,
           NATS_URL: process.env.NATS_URL,
           QUEUE_PREFIX: prefix,

@@ -1,18 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { NatsQueue } from '../../platform/queue/nats-queue.js';
 import { TOPICS, type QueueMessage } from '../../platform/queue/queue.js';
-import { capturedLogger } from '../support/captured-logger.js';
+import { capturedLogger, WARN_LEVEL } from '../support/captured-logger.js';
 import { eventually } from '../support/eventually.js';
 import { freePort } from '../support/free-port.js';
 import { NatsServerProcess } from '../support/nats-server.js';
-
-/** pino's number for the warn level. */
-const WARN_LEVEL = 40;
+import { TempFolder } from '../support/temp-folder.js';
 
 /** The timers and sockets this process holds now (what would keep it from exiting). */
 function openHandles(): string[] {
@@ -23,16 +18,16 @@ function openHandles(): string[] {
 }
 
 describe('issue 2 queue: close() stops consuming after the handlers running now finish, then disconnects (queue.ts)', () => {
-  const storeDir = mkdtempSync(join(tmpdir(), 'nats-store-'));
+  const store = TempFolder.create('nats-store');
   let server: NatsServerProcess;
 
   beforeAll(async () => {
-    server = await NatsServerProcess.start({ port: await freePort(), jetStreamStoreDir: storeDir });
+    server = await NatsServerProcess.start({ port: await freePort(), jetStreamStoreDir: store.path });
   });
 
   afterAll(async () => {
     await server.stop();
-    rmSync(storeDir, { recursive: true, force: true });
+    store.remove();
   });
 
   it('a message whose handler runs when close() is called is acked before the connection drains, so it is not delivered again', async () => {
@@ -109,16 +104,16 @@ describe('issue 2 queue (decisions.md "Queue"): the connection is retried with e
 
   it('connects anew when the client gives up on its connection for good (the server refused it twice on reconnecting)', async () => {
     const port = await freePort();
-    const storeDir = mkdtempSync(join(tmpdir(), 'nats-store-'));
+    const store = TempFolder.create('nats-store');
     const { logger, lines } = capturedLogger();
-    let server = await NatsServerProcess.start({ port, jetStreamStoreDir: storeDir });
+    let server = await NatsServerProcess.start({ port, jetStreamStoreDir: store.path });
     const queue = new NatsQueue(server.url, 'gave-up-', logger, 'gave-up-test');
     try {
       await queue.whenReady();
       // A server that demands a token: the client's reconnects are refused, and after two
       // refusals it closes the connection for good.
       await server.stop();
-      server = await NatsServerProcess.start({ port, jetStreamStoreDir: storeDir, authToken: 'not-ours' });
+      server = await NatsServerProcess.start({ port, jetStreamStoreDir: store.path, authToken: 'not-ours' });
       await eventually(
         async () =>
           expect(lines.map((line) => line.msg)).toContain('the NATS connection closed; connecting again'),
@@ -126,13 +121,13 @@ describe('issue 2 queue (decisions.md "Queue"): the connection is retried with e
       );
       expect(queue.isReady()).toBe(false);
       await server.stop();
-      server = await NatsServerProcess.start({ port, jetStreamStoreDir: storeDir });
+      server = await NatsServerProcess.start({ port, jetStreamStoreDir: store.path });
       await eventually(async () => expect(queue.isReady()).toBe(true), 30_000);
       await queue.publish(TOPICS.creditsSpent, { n: 1 }, randomUUID());
     } finally {
       await queue.close();
       await server.stop();
-      rmSync(storeDir, { recursive: true, force: true });
+      store.remove();
     }
   }, 60_000);
 });

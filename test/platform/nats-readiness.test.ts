@@ -1,7 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { JetStreamApiError } from '@nats-io/jetstream';
 import { createLogger } from '../../platform/logging/logger.js';
 import { isStreamNotFound, NatsQueue } from '../../platform/queue/nats-queue.js';
@@ -9,6 +6,7 @@ import { TOPICS } from '../../platform/queue/queue.js';
 import { eventually } from '../support/eventually.js';
 import { freePort } from '../support/free-port.js';
 import { NatsServerProcess } from '../support/nats-server.js';
+import { TempFolder } from '../support/temp-folder.js';
 
 const logger = createLogger((process.env.TEST_LOG_LEVEL as 'silent') ?? 'silent');
 
@@ -25,14 +23,15 @@ async function settled(promise: Promise<unknown>): Promise<boolean> {
 
 describe('issue 2 queue: readiness follows JetStream, not just the connection (a real nats-server of its own)', () => {
   let port: number;
-  const storeDirs: string[] = [];
+  const stores: TempFolder[] = [];
   let server: NatsServerProcess | undefined;
   let queue: NatsQueue;
 
+  /** A new, empty JetStream store: a restarted server finds no streams. */
   const storeDir = (): string => {
-    const dir = mkdtempSync(join(tmpdir(), 'nats-store-'));
-    storeDirs.push(dir);
-    return dir;
+    const store = TempFolder.create('nats-store');
+    stores.push(store);
+    return store.path;
   };
 
   beforeAll(async () => {
@@ -42,7 +41,7 @@ describe('issue 2 queue: readiness follows JetStream, not just the connection (a
   afterAll(async () => {
     await queue?.close();
     await server?.stop();
-    for (const dir of storeDirs) rmSync(dir, { recursive: true, force: true });
+    for (const store of stores) store.remove();
   });
 
   it('stays not ready (isReady false, whenReady pending, publish refused) while JetStream is not enabled, and retries the set-up', async () => {

@@ -18,5 +18,8 @@ export function capturedLogger(): { logger: Logger; lines: LogLine[] } {
   return { logger, lines };
 }
 
+/** pino's number for the warn level. */
+export const WARN_LEVEL = 40;
+
 /** pino's number for the error level. */
 export const ERROR_LEVEL = 50;

@@ -2,7 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** A temporary folder for a test file's settings files; remove it in afterAll. */
+/**
+ * A temporary folder of a test's own, mode 700 as mkdtemp makes it (like `mktemp -d`): for data
+ * directories, stores and settings files. Remove it when the test is done.
+ */
 export class TempFolder {
   private count = 0;
 
