@@ -12,16 +12,6 @@ import type { TestSystem } from '../support/test-system.js';
 /** Every permission that is not global: what an organization's administrators hold (CONTRACT 3). */
 export const ORGANIZATION_PERMISSIONS: PermissionName[] = [...ORGANIZATION_ADMINISTRATOR_PERMISSIONS];
 
-/** A problem details body as the account service writes it (CONTRACT 7). */
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  rejectedPermissions?: string[];
-  errors?: { field: string; message: string }[];
-}
-
 /** The hex SHA-256 of an API key: what POST /apikeys/lookup takes. */
 export function sha256Hex(key: string): string {
   return createHash('sha256').update(key).digest('hex');

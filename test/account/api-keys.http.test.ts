@@ -6,6 +6,7 @@ import type { HttpClient, TestResponse } from '../support/http-client.js';
 import { eventually } from '../support/eventually.js';
 import { TestClock } from '../support/test-clock.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
+import type { Problem } from '../support/problem.js';
 import {
   auditEntries,
   conditionsAbout,
@@ -16,7 +17,6 @@ import {
   onDatabase,
   setMembers,
   sha256Hex,
-  type Problem,
 } from './account-test-helpers.js';
 
 const HOUR = 60 * 60_000;

@@ -4,6 +4,7 @@ import type { UserView } from '../../subgraphs/account/services/user.schemas.js'
 import type { HttpClient } from '../support/http-client.js';
 import { eventually } from '../support/eventually.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
+import type { Problem } from '../support/problem.js';
 import {
   ORGANIZATION_PERMISSIONS,
   auditEntries,
@@ -13,7 +14,6 @@ import {
   createUser,
   expectStatus,
   permissionsOf,
-  type Problem,
 } from './account-test-helpers.js';
 
 let system: TestSystem;

@@ -7,6 +7,7 @@ import type { UserView } from '../../subgraphs/account/services/user.schemas.js'
 import type { HttpClient } from '../support/http-client.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 import { eventually } from '../support/eventually.js';
+import type { Problem } from '../support/problem.js';
 import {
   ORGANIZATION_PERMISSIONS,
   auditEntries,
@@ -17,7 +18,6 @@ import {
   onDatabase,
   sha256Hex,
   setMembers,
-  type Problem,
 } from './account-test-helpers.js';
 
 /** A valid Entra application (client) id and tenant: both are checked for their shape. */

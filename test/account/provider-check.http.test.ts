@@ -5,7 +5,7 @@ import type { PermissionName } from '../../platform/permissions/catalogue.js';
 import type { OrganizationView } from '../../subgraphs/account/services/organization.schemas.js';
 import type { HttpClient } from '../support/http-client.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
-import type { Problem } from './account-test-helpers.js';
+import type { Problem } from '../support/problem.js';
 
 const ENTRA_HOST = 'login.microsoftonline.com';
 const GOOGLE_HOST = 'oauth2.googleapis.com';

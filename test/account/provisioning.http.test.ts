@@ -5,13 +5,8 @@ import type { SessionAccountView, UserView } from '../../subgraphs/account/servi
 import type { HttpClient } from '../support/http-client.js';
 import { eventually } from '../support/eventually.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
-import {
-  auditEntries,
-  conditionsAbout,
-  expectStatus,
-  storeAccountPatterns,
-  type Problem,
-} from './account-test-helpers.js';
+import type { Problem } from '../support/problem.js';
+import { auditEntries, conditionsAbout, expectStatus, storeAccountPatterns } from './account-test-helpers.js';
 
 let system: TestSystem;
 let account: HttpClient;

@@ -4,6 +4,7 @@ import type { GroupView } from '../../subgraphs/account/services/group.schemas.j
 import type { UserView } from '../../subgraphs/account/services/user.schemas.js';
 import type { HttpClient, TestResponse } from '../support/http-client.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
+import type { Problem } from '../support/problem.js';
 import {
   ORGANIZATION_PERMISSIONS,
   administratorToken,
@@ -15,7 +16,6 @@ import {
   setMembers,
   sha256Hex,
   uniqueEmail,
-  type Problem,
 } from './account-test-helpers.js';
 
 let system: TestSystem;

@@ -6,6 +6,7 @@ import type { SessionAccountView, UserView } from '../../subgraphs/account/servi
 import type { HttpClient } from '../support/http-client.js';
 import { eventually } from '../support/eventually.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
+import type { Problem } from '../support/problem.js';
 import {
   ORGANIZATION_PERMISSIONS,
   auditEntries,
@@ -18,7 +19,6 @@ import {
   setMembers,
   sha256Hex,
   uniqueEmail,
-  type Problem,
 } from './account-test-helpers.js';
 
 /** A 1x1 PNG, as a data URL. */

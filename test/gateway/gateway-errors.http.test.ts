@@ -6,14 +6,8 @@ import { createLogger } from '../../platform/logging/logger.js';
 import { capturedLogger, ERROR_LEVEL, type LogLine } from '../support/captured-logger.js';
 import { freePort } from '../support/free-port.js';
 import { HttpClient } from '../support/http-client.js';
+import type { Problem } from '../support/problem.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
-
-interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-}
 
 describe('CONTRACT 7: the gateway answers REST-style errors as problem details, with no stack trace', () => {
   let system: TestSystem;

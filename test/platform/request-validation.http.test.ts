@@ -1,14 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { writeEntry } from '../audit/audit-test-helpers.js';
 import type { HttpClient } from '../support/http-client.js';
+import type { Problem } from '../support/problem.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
-
-interface Problem {
-  status: number;
-  title: string;
-  detail: string;
-  errors?: { field: string; message: string }[];
-}
 
 let system: TestSystem;
 let audit: HttpClient;
