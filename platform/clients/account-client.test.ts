@@ -38,12 +38,20 @@ const provisionRequest = () => ({
 });
 
 describe('decisions "Renewal": an account service older than identity, whose permissions answer has no serviceAccount, still renews', () => {
-  it('reads the missing serviceAccount as false (a person: renewed as before the field existed), not as a 503', async () => {
+  it.each([
+    [
+      'reads the missing serviceAccount as false (a person: renewed as before the field existed), not as a 503',
+      {},
+      false,
+    ],
+    ['keeps a serviceAccount the answer gives', { serviceAccount: true }, true],
+  ])('%s', async (_title, serviceAccountField, serviceAccount) => {
     const userId = randomUUID();
     const organizationId = randomUUID();
     const peer = await peerAnswering(200, {
       userId,
       organizationId,
+      ...serviceAccountField,
       permissions: ['TagList'],
       variableSets: {},
     });
@@ -52,25 +60,10 @@ describe('decisions "Renewal": an account service older than identity, whose per
     expect(permissions).toEqual({
       userId,
       organizationId,
-      serviceAccount: false,
+      serviceAccount,
       permissions: ['TagList'],
       variableSets: {},
     });
-  });
-
-  it('a serviceAccount the answer gives is kept', async () => {
-    const userId = randomUUID();
-    const organizationId = randomUUID();
-    const peer = await peerAnswering(200, {
-      userId,
-      organizationId,
-      serviceAccount: true,
-      permissions: [],
-      variableSets: {},
-    });
-    server = peer.server;
-    const permissions = await new AccountClient(() => peer.url).permissionsOf(userId, organizationId);
-    expect(permissions?.serviceAccount).toBe(true);
   });
 });
 

@@ -128,10 +128,13 @@ describe('spec 6 / 3: the credits-spent consumer adds each Amount to the organiz
   });
 });
 
-describe('issue: "credits counted once under redelivery": a message delivered again by a queue with no memory of it counts once', () => {
-  // A new system on the same database, with a fresh queue prefix: its streams have no
-  // duplicate-window history of the message id, so only the consumer's own record can stop it.
+describe('spec 6 "Credits-spent message": a message delivered again counts once, the consumer itself being idempotent by message id', () => {
+  // The queue drops a republished id only within its duplicate window; past it, and on a
+  // redelivery after a lost acknowledgement, it is the consumer that must count once.
+
   it('the same message id published again on a fresh queue, to a new system on the same database, adds nothing', async () => {
+    // A new system on the same database, with a fresh queue prefix: its streams have no
+    // duplicate-window history of the message id, so only the consumer's own record can stop it.
     const org = await organization();
     const id = randomUUID();
     await spend({ OrganizationId: org.id, Amount: 21 }, id);
@@ -149,11 +152,7 @@ describe('issue: "credits counted once under redelivery": a message delivered ag
       await restarted.stop();
     }
   });
-});
 
-describe('issue: "a redelivered message never counts twice": the consumer itself is idempotent by message id', () => {
-  // The queue drops a republished id only within its duplicate window; past it, and on a
-  // redelivery after a lost acknowledgement, it is the consumer that must count once.
   it('the same message recorded twice counts once', async () => {
     const org = await organization();
     const delivered = message({ OrganizationId: org.id, Amount: 11 });

@@ -147,22 +147,24 @@ describe('spec 9.2: delivered entries of one entity share an id and differ by ve
   it('the entity is told by entry type, entity name and entity id together, within one organization', async () => {
     const organizationId = randomUUID();
     const other = randomUUID();
-    const create = { action: 'Create' as const, after: {} };
-    await audit.store(
-      delivery(organizationId, { entryType: 'User', entityName: 'User', entityId: 'u', change: create }),
-    );
-    await audit.store(
-      delivery(organizationId, { entryType: 'JWT', entityName: 'User', entityId: 'u', change: create }),
-    );
-    await audit.store(
-      delivery(organizationId, { entryType: 'User', entityName: 'Account', entityId: 'u', change: create }),
-    );
-    await audit.store(
-      delivery(organizationId, { entryType: 'User', entityName: 'User', entityId: 'v', change: create }),
-    );
-    await audit.store(
-      delivery(other, { entryType: 'User', entityName: 'User', entityId: 'u', change: create }),
-    );
+    // One entity, then one differing from it in each of entry type, entity name, entity id and organization.
+    const entities: [string, AuditRecord['entryType'], string, string][] = [
+      [organizationId, 'User', 'User', 'u'],
+      [organizationId, 'JWT', 'User', 'u'],
+      [organizationId, 'User', 'Account', 'u'],
+      [organizationId, 'User', 'User', 'v'],
+      [other, 'User', 'User', 'u'],
+    ];
+    for (const [inOrganization, entryType, entityName, entityId] of entities) {
+      await audit.store(
+        delivery(inOrganization, {
+          entryType,
+          entityName,
+          entityId,
+          change: { action: 'Create', after: {} },
+        }),
+      );
+    }
     expect((await stored(organizationId)).map((e) => e.id)).toEqual([1, 2, 3, 4]);
     expect((await stored(other)).map((e) => [e.id, e.version])).toEqual([[1, 1]]);
   });
