@@ -317,23 +317,22 @@ describe('spec 4.2 API keys through GraphQL: revoking, the expiry rules and the 
     expect(await lookupStatus(key.apiKey)).toBe(404);
   });
 
-  it('spec 4.2 key creation rule 2: NoExpiry without ProfileNeverExpiresApiKey is BAD_REQUEST naming it, on both mutations', async () => {
-    const own = await failure(await tokenA(['ProfileCreateApiKey']), CREATE_MY_KEY, {
-      input: { expiry: 'NoExpiry' },
-    });
-    expect(own.extensions.code).toBe('BAD_REQUEST');
-    expect(own.message).toContain('ProfileNeverExpiresApiKey');
-    const forRobot = await failure(
-      await tokenA(['UserCreateServiceAccountApiKey', 'UserRead']),
+  it.each([
+    ['createMyApiKey', ['ProfileCreateApiKey'], CREATE_MY_KEY, () => ({ input: { expiry: 'NoExpiry' } })],
+    [
+      'createServiceAccountApiKey',
+      ['UserCreateServiceAccountApiKey', 'UserRead'],
       CREATE_ROBOT_KEY,
-      {
-        userId: robot.id,
-        input: { expiry: 'NoExpiry' },
-      },
-    );
-    expect(forRobot.extensions.code).toBe('BAD_REQUEST');
-    expect(forRobot.message).toContain('ProfileNeverExpiresApiKey');
-  });
+      () => ({ userId: robot.id, input: { expiry: 'NoExpiry' } }),
+    ],
+  ] as [string, PermissionName[], string, () => Record<string, unknown>][])(
+    'spec 4.2 key creation rule 2: NoExpiry without ProfileNeverExpiresApiKey is BAD_REQUEST naming it (%s)',
+    async (_mutation, permissions, mutation, variables) => {
+      const error = await failure(await tokenA(permissions), mutation, variables());
+      expect(error.extensions.code).toBe('BAD_REQUEST');
+      expect(error.message).toContain('ProfileNeverExpiresApiKey');
+    },
+  );
 
   it('spec 4.2 key creation rule 3: createServiceAccountApiKey for an account that is not a service account is BAD_REQUEST', async () => {
     const error = await failure(
@@ -361,13 +360,26 @@ describe('spec 4.2 API keys through GraphQL: revoking, the expiry rules and the 
       { userId: pager.id },
     );
     expect(page.apiKeys).toEqual({ total: 3, items: [{ description: 'second' }] });
-    const all = await graphqlData<{ myApiKeys: { total: number; items: unknown[] } }>(
-      gateway,
-      await tokenA([]),
-      '{ myApiKeys { total items { id } } }',
-    );
+    const owner = await createUser(system, orgA, { name: 'Subgraph Key Owner' });
+    const ownerToken = await tokenA(['ProfileCreateApiKey'], owner.id);
+    for (const description of ['first', 'second', 'third']) {
+      await graphqlData(gateway, ownerToken, CREATE_MY_KEY, { input: { description } });
+      system.clock.advance(1000);
+    }
+    const myKeys = (paging: string) =>
+      graphqlData<{ myApiKeys: { total: number; items: { description: string }[] } }>(
+        gateway,
+        ownerToken,
+        `{ myApiKeys${paging} { total items { description } } }`,
+      );
+    const all = await myKeys('');
     expect(all.myApiKeys.items).toHaveLength(all.myApiKeys.total);
-    expect(all.myApiKeys.total).toBeGreaterThan(0);
+    expect(all.myApiKeys.total).toBe(3);
+    // Newest first: skipping one and taking one is the second newest, with the same total.
+    expect((await myKeys('(take: 1, skip: 1)')).myApiKeys).toEqual({
+      total: 3,
+      items: [{ description: 'second' }],
+    });
   });
 });
 
