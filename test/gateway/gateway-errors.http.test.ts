@@ -42,7 +42,7 @@ describe('CONTRACT 7: the gateway answers REST-style errors as problem details, 
   });
 });
 
-describe('issue 2 gateway: a subgraph that fails is named, its internal address is not; the failure is logged once, with it', () => {
+describe('decisions "Gateway errors": a subgraph that fails is named, its internal address is not; the failure is logged once, with it', () => {
   let gateway: RunningGateway;
   let downPort: number;
   let failing: Server;
@@ -121,7 +121,7 @@ function canListenOn(host: string): Promise<boolean> {
 const describeWithIpv6 = (await canListenOn('::1')) ? describe : describe.skip;
 
 describeWithIpv6(
-  'issue 2 gateway: an IPv6 HOST is written in brackets in its address (skipped where ::1 is not available)',
+  'CONTRACT 1 "Bind address": the gateway listens on an IPv6 HOST, written in brackets in its address (skipped where ::1 is not available)',
   () => {
     it('listens on ::1 and answers at http://[::1]:<port>', async () => {
       const gateway = await startGateway({

@@ -4,7 +4,7 @@ import { SUBGRAPHS } from '../../gateway/subgraphs.js';
 import { readSupergraph } from '../../gateway/supergraph.js';
 import { projectPath } from '../../platform/project-path.js';
 
-describe('issue 2 gateway: the checked-in supergraph is what the code composes', () => {
+describe('decisions "Static supergraph": the checked-in supergraph is what the code composes', () => {
   it('schema/supergraph.graphql matches the composition of the subgraphs (run `npm run schema:compose`)', () => {
     expect(readSupergraph()).toBe(composeSupergraph());
   });

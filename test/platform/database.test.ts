@@ -24,7 +24,7 @@ const openAudit = (url: string, log = logger): Promise<Database> =>
     logger: log,
   });
 
-describe('issue 2 database: replicas starting together migrate one at a time (an advisory lock per schema)', () => {
+describe('decisions "Migrations": replicas starting together migrate one at a time (an advisory lock per schema)', () => {
   it('five services opening the same fresh database at once all start, and each migration runs once', async () => {
     const opened = await Promise.allSettled(Array.from({ length: 5 }, () => openAudit(database.url)));
     const orms = opened.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));

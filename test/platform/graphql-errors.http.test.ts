@@ -16,7 +16,7 @@ afterAll(() => system.stop());
 const entryPoints: ProcessName[] = ['audit', 'gateway'];
 
 describe.each(entryPoints)(
-  "issue 2 errors: GraphQL bad input is a 400 with Apollo's own code, not a fault (%s)",
+  'decisions "Errors": GraphQL bad input is a 400 with Apollo\'s own code, not a fault (%s)',
   (entry) => {
     const ask = async (query: string, variables?: Record<string, unknown>) =>
       graphql(system.client(entry), await system.token({ permissions: ['AuditList'] }), query, variables);

@@ -11,7 +11,7 @@ function gate(): { opened: Promise<void>; open: () => void } {
   return { opened, open };
 }
 
-describe('issue 2 queue: closing the in-process queue waits for the running handler (launcher stops it before the databases)', () => {
+describe('decisions "Queue": closing the in-process queue waits for the running handler (launcher stops it before the databases)', () => {
   it('close resolves only after the handler under way has finished, and nothing more is delivered', async () => {
     const { logger } = capturedLogger();
     const queue = new InProcessQueue(logger);

@@ -175,7 +175,7 @@ describe('CONTRACT 1 Signing key: the identity service, the signer, refuses to s
   });
 });
 
-describe('issue 2 launcher: a service that fails to start closes what it opened (its database pool, its outbox relay)', () => {
+describe('decisions "The launcher and composition root": a service that fails to start closes what it opened (its database pool, its outbox relay)', () => {
   /** Connections to the database from anyone but the asker. */
   const connectionsTo = async (database: string): Promise<number> => {
     const [row] = await queryDatabase<{ count: string }>(

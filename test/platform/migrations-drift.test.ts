@@ -22,7 +22,7 @@ const services = [
   { schema: ACCOUNT_SCHEMA, entities: ACCOUNT_ENTITIES, migrations: ACCOUNT_MIGRATIONS },
 ];
 
-describe('issue 2 database: the migrations build exactly the schema the entities declare', () => {
+describe('decisions "Migrations": the migrations build exactly the schema the entities declare', () => {
   it.each(services)(
     '$schema: after its migrations, the schema generator finds nothing to change',
     async ({ schema, entities, migrations }) => {

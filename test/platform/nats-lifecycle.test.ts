@@ -17,7 +17,7 @@ function openHandles(): string[] {
     .sort();
 }
 
-describe('issue 2 queue: close() stops consuming after the handlers running now finish, then disconnects (queue.ts)', () => {
+describe('decisions "Queue": close() stops consuming after the handlers running now finish, then disconnects (queue.ts)', () => {
   const store = TempFolder.create('nats-store');
   let server: NatsServerProcess;
 
@@ -76,7 +76,7 @@ describe('issue 2 queue: close() stops consuming after the handlers running now 
   }, 30_000);
 });
 
-describe('issue 2 queue (decisions.md "Queue"): the connection is retried with each failure logged, and close() ends the retries', () => {
+describe('decisions "Queue": the connection is retried with each failure logged, and close() ends the retries', () => {
   it('a queue pointed at a port nothing listens on logs each failed attempt with the address, and close() leaves nothing running', async () => {
     const before = openHandles();
     const url = `nats://127.0.0.1:${await freePort()}`;

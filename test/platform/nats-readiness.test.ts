@@ -21,7 +21,7 @@ async function settled(promise: Promise<unknown>): Promise<boolean> {
   return done;
 }
 
-describe('issue 2 queue: readiness follows JetStream, not just the connection (a real nats-server of its own)', () => {
+describe('decisions "Queue": readiness follows JetStream, not just the connection (a real nats-server of its own)', () => {
   let port: number;
   const stores: TempFolder[] = [];
   let server: NatsServerProcess | undefined;
@@ -90,7 +90,7 @@ describe('issue 2 queue: readiness follows JetStream, not just the connection (a
   }, 90_000);
 });
 
-describe('issue 2 queue: only "stream not found" makes a stream; other stream-info failures are failures', () => {
+describe('decisions "Queue": only "stream not found" makes a stream; other stream-info failures are failures', () => {
   const apiError = (code: number, errCode: number, description: string) =>
     new JetStreamApiError({ code, err_code: errCode, description });
 

@@ -45,7 +45,7 @@ describe('spec 2 account patterns: "a pattern that cannot be compiled is logged 
   });
 });
 
-describe('review: a pattern cannot stall the process on an address from the anonymous provisioning endpoint (ReDoS)', () => {
+describe('decisions "Account patterns": a pattern cannot stall the process on an address from the anonymous provisioning endpoint (ReDoS)', () => {
   // With JavaScript's backtracking RegExp, `(a+)+$` on 27 a's and "@x.com" takes about 8 seconds,
   // and every further a doubles it; RE2 answers in time linear in the address.
   it.each(['(a+)+$', '^(a|a)*$', '(a*)*b'])("%s against a run of a's answers at once", (pattern) => {

@@ -16,7 +16,7 @@ jest.unstable_mockModule('css-tree', () => ({
 }));
 const { filterCustomCss } = await import('./custom-css.js');
 
-describe('review: a fault of the CSS parser is not swallowed', () => {
+describe('decisions "Custom CSS": a fault of the CSS parser is not swallowed', () => {
   it('reaches the caller instead of turning the stylesheet into nothing', () => {
     expect(() => filterCustomCss(`.a { color: red } ${FAULT}`)).toThrow('parser fault');
   });

@@ -266,7 +266,7 @@ describe('spec 4.2 provider check / issue 3: the Entra tenant ID is a GUID or a 
   });
 
   it.each(['evil.com/x', 'a@b', '127.0.0.1:80', '%2e%2e', 'common'])(
-    'review: check() with tenant %j is a bad request naming tenantId, and contacts nothing',
+    'decisions "Identity provider check": check() with tenant %j is a bad request naming tenantId, and contacts nothing',
     async (tenantId) => {
       const resolver = fixedResolver(PUBLIC_MICROSOFT);
       const transport = fakeTransport(ENTRA_OK);
@@ -281,7 +281,7 @@ describe('spec 4.2 provider check / issue 3: the Entra tenant ID is a GUID or a 
   );
 
   it.each(['', null, undefined])(
-    'review: check() of Entra without a tenant (%p) is a bad request asking for one',
+    'decisions "Identity provider check": check() of Entra without a tenant (%p) is a bad request asking for one',
     async (tenantId) => {
       const transport = fakeTransport(ENTRA_OK);
       await expect(
@@ -374,7 +374,7 @@ describe('spec: Entra answers are interpreted into a result a person can act on'
     expect(interpretEntraResponse(response, entraContext).detail).toMatch(/rejected the client secret/);
   });
 
-  it("review: an unknown AADSTS code is named with the error code, never with the provider's own words", () => {
+  it('decisions "Identity provider check": an unknown AADSTS code is named with the error code, never with the provider\'s own words', () => {
     const result = interpretEntraResponse(
       entraError(
         53003,
@@ -389,7 +389,7 @@ describe('spec: Entra answers are interpreted into a result a person can act on'
     );
   });
 
-  it('review: an error code outside the known OAuth codes is not repeated', () => {
+  it('decisions "Identity provider check": an error code outside the known OAuth codes is not repeated', () => {
     const result = interpretEntraResponse(
       entraError(53003, 'whatever the provider says', 'AADSTS53003: x'),
       entraContext,
@@ -603,7 +603,7 @@ describe('spec 4.2 provider check / issue 3: provider-side failures give valid f
   });
 });
 
-describe('review: input that cannot be checked is a bad request naming the field, and nobody is contacted', () => {
+describe('decisions "Identity provider check": input that cannot be checked is a bad request naming the field, and nobody is contacted', () => {
   it.each([
     [
       'an unknown provider',
@@ -643,7 +643,7 @@ describe('review: input that cannot be checked is a bad request naming the field
 });
 
 describe('spec 4.2 provider check / issue 3: the client secret never appears in a detail', () => {
-  it("review: the provider's free text is never repeated, so a secret it echoes cannot come back", async () => {
+  it('decisions "Identity provider check": the provider\'s free text is never repeated, so a secret it echoes cannot come back', async () => {
     const echo = json(400, {
       error: SECRET,
       error_description: `Bad secret ${SECRET} / ${encodeURIComponent(SECRET)}`,
@@ -662,7 +662,7 @@ describe('spec 4.2 provider check / issue 3: the client secret never appears in 
     expectNoSecret(result);
   });
 
-  it('review: a short secret does not mangle our own words ("Micro[redacted]oft" with secret "s")', async () => {
+  it('decisions "Identity provider check": a short secret does not mangle our own words ("Micro[redacted]oft" with secret "s")', async () => {
     const result = await checker(fixedResolver(PUBLIC_MICROSOFT), fakeTransport(entraError(7000215))).check(
       entra({ clientSecret: 's' }),
     );
