@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { JetStreamApiError } from '@nats-io/jetstream';
-import { createLogger } from '../../platform/logging/logger.js';
 import { isStreamNotFound, NatsQueue } from '../../platform/queue/nats-queue.js';
 import { TOPICS } from '../../platform/queue/queue.js';
+import { capturedLogger } from '../support/captured-logger.js';
 import { eventually } from '../support/eventually.js';
 import { freePort } from '../support/free-port.js';
 import { NatsServerProcess } from '../support/nats-server.js';
 import { TempFolder } from '../support/temp-folder.js';
-
-const logger = createLogger((process.env.TEST_LOG_LEVEL as 'silent') ?? 'silent');
 
 /** Whether the promise has settled by now (without waiting for it). */
 async function settled(promise: Promise<unknown>): Promise<boolean> {
@@ -46,6 +44,7 @@ describe('decisions "Queue": readiness follows JetStream, not just the connectio
 
   it('stays not ready (isReady false, whenReady pending, publish refused) while JetStream is not enabled, and retries the set-up', async () => {
     server = await NatsServerProcess.start({ port });
+    const { logger, lines } = capturedLogger();
     queue = new NatsQueue(`nats://127.0.0.1:${port}`, 'readiness-', logger, 'readiness-test');
     const received: unknown[] = [];
     queue.consume(
@@ -54,7 +53,14 @@ describe('decisions "Queue": readiness follows JetStream, not just the connectio
       async (message) => void received.push(message.data),
     );
     const ready = queue.whenReady();
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    // Connected, but the set-up fails and is tried again.
+    await eventually(
+      async () =>
+        expect(
+          lines.filter((line) => line.msg === 'the NATS queue could not be set up; trying again').length,
+        ).toBeGreaterThanOrEqual(2),
+      10_000,
+    );
     expect(queue.isReady()).toBe(false);
     expect(await settled(ready)).toBe(false);
     await expect(queue.publish(TOPICS.auditEntries, { n: 0 }, randomUUID())).rejects.toThrow('not ready');
