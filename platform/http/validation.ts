@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { BadRequestError, UnsupportedMediaTypeError } from '../errors/domain-errors.js';
+import { findUnstorableText } from './storable-text.js';
 
 export const JSON_MEDIA_TYPE = 'application/json';
 
@@ -15,11 +16,18 @@ export class BodyInOtherMediaType {
 /**
  * Parses untrusted input with its schema. A failure is a 400 naming every bad field by
  * where it came from (`query.take`, `body[0].field`), with the schema's reason; a body in
- * another media type than JSON is 415.
+ * another media type than JSON is 415. Before the schema, text that could not be stored as
+ * sent (storable-text.ts) is refused wherever it is, so no rule of a schema needs to remember it.
  */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, location: string): z.output<S> {
   if (value instanceof BodyInOtherMediaType) {
     throw UnsupportedMediaTypeError.expected(JSON_MEDIA_TYPE, value.contentType);
+  }
+  const unstorable = findUnstorableText(value);
+  if (unstorable.length > 0) {
+    throw BadRequestError.invalidFields(
+      unstorable.map((issue) => ({ field: fieldName(location, issue.path), message: issue.message })),
+    );
   }
   const result = schema.safeParse(value);
   if (result.success) return result.data;
