@@ -1,9 +1,11 @@
 import { openDatabase, isDatabaseReady } from '../../platform/db/database.js';
 import { startServiceHost } from '../../platform/http/service-host.js';
 import { TOPICS } from '../../platform/queue/queue.js';
+import { startPeriodicTask } from '../../platform/time/periodic-task.js';
 import { auditRoutes } from '../../rest-facade/audit/audit.routes.js';
 import { AuditEntry } from '../../subgraphs/audit/entities/audit-entry.entity.js';
 import { AuditSequence } from '../../subgraphs/audit/entities/audit-sequence.entity.js';
+import { ParkedMessage } from '../../subgraphs/audit/entities/parked-message.entity.js';
 import { auditSubgraph } from '../../subgraphs/audit/graphql/audit.resolvers.js';
 import { AUDIT_MIGRATIONS } from '../../subgraphs/audit/migrations/index.js';
 import { AUDIT_SCHEMA } from '../../subgraphs/audit/services/audit-entry.repository.js';
@@ -14,7 +16,10 @@ import { startService } from '../service-parts.js';
 /** Durable consumer name of the audit service on the `audit-entries` queue. */
 export const AUDIT_CONSUMER = 'audit-service';
 
-export const AUDIT_ENTITIES = [AuditEntry, AuditSequence];
+export const AUDIT_ENTITIES = [AuditEntry, AuditSequence, ParkedMessage];
+
+/** How often parked audit messages are tried again (decisions "Ids and versions"). */
+const PARKED_RETRY_MS = 5 * 60_000;
 
 /** The audit service: its database, its queue consumer, its REST paths and subgraph. */
 export function startAuditService(platform: PlatformContext): Promise<StartedService> {
@@ -31,7 +36,7 @@ export function startAuditService(platform: PlatformContext): Promise<StartedSer
       }),
       (database) => database.close(),
     );
-    const audit = new AuditService({ orm, clock, authNotRequired: settings.audit.authNotRequired });
+    const audit = new AuditService({ orm, clock, logger, authNotRequired: settings.audit.authNotRequired });
     const host = parts.add(
       await startServiceHost(
         {
@@ -49,6 +54,19 @@ export function startAuditService(platform: PlatformContext): Promise<StartedSer
     );
     // Last: messages are handled only by a service that started.
     queue.consume(TOPICS.auditEntries, AUDIT_CONSUMER, (message) => audit.store(message));
+    parts.add(
+      startPeriodicTask(
+        'retrying parked audit messages',
+        PARKED_RETRY_MS,
+        async () => {
+          const left = await audit.retryParked();
+          if (left > 0)
+            logger.error({ parked: left }, `${left} audit messages are parked and cannot be stored yet`);
+        },
+        logger,
+      ),
+      (task) => task.stop(),
+    );
     return { url: host.url, graphqlUrl: `${host.url}/graphql` };
   });
 }

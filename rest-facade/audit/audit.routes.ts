@@ -65,12 +65,12 @@ export function auditRoutes(audit: AuditService): Route[] {
       operationId: 'writeAuditEntry',
       summary: 'Write an audit entry',
       description:
-        "With a session token, the entry belongs to the caller's organization and is logged by the caller. Without one, only entry types in Audit:AuthNotRequired are accepted (401 otherwise), as global entries. An existing id stores another version; an omitted id is the organization's next id. 409 when no id or version is left (both end at 2147483647).",
+        "With a session token, the entry belongs to the caller's organization and is logged by the caller. Without one, only entry types in Audit:AuthNotRequired are accepted (401 otherwise), as global entries. An existing id stores another version; an omitted id is the organization's next id. An id may be any up to 2147483647, and beyond it only one the organization has taken or its next one, so no write can exhaust the ids (bigints). Each state is at most 100000 characters of JSON text; entryType and action at most 100 characters, entityName and entityId at most 500.",
       tag,
       auth: 'optional',
       body: auditWriteBody,
       response: auditEntryView,
-      errors: [401, 409],
+      errors: [401],
       handle: ({ caller, body }) => audit.write(caller, body),
     }),
     defineRoute({

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { AuditEntryView } from '../../subgraphs/audit/services/audit.schemas.js';
 import { GLOBAL_ORGANIZATION_ID } from '../../subgraphs/audit/domain/audit-visibility.js';
 import { MAX_POSTGRES_INTEGER } from '../../platform/db/postgres-integer.js';
+import { AUDIT_STATE_MAX } from '../../subgraphs/audit/services/audit.schemas.js';
+import type { Problem } from '../support/problem.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 import type { HttpClient } from '../support/http-client.js';
 import { writeEntry, type Page } from './audit-test-helpers.js';
@@ -315,24 +317,38 @@ describe('spec 4.4 write rule: POST / with and without a session token', () => {
     expect([stored.entityName.length, stored.entityId]).toEqual([320, address]);
   });
 
-  it('an omitted id after id 2147483647 (the highest) is 409 naming the problem, not a 500', async () => {
-    const writer = await token([], randomUUID());
+  it('decisions "Ids and versions": after id 2147483647 ids go on one at a time (bigints), and no write can skip ahead', async () => {
+    const organization = randomUUID();
+    const writer = await token([], organization);
     await writeEntry(audit, writer, { id: MAX_POSTGRES_INTEGER, entryType: 'Tag', action: 'Create' });
-    const response = await audit.post<{ status: number; detail: string }>('/', {
+    const next = await writeEntry(audit, writer, { entryType: 'Tag', action: 'Create' });
+    expect(next.id).toBe(MAX_POSTGRES_INTEGER + 1);
+    const named = await writeEntry(audit, writer, { id: next.id + 1, entryType: 'Tag', action: 'Create' });
+    expect(named.id).toBe(MAX_POSTGRES_INTEGER + 2);
+    const skipping = await audit.post<Problem>('/', {
       token: writer,
-      body: { entryType: 'Tag', action: 'Create' },
+      body: { id: Number.MAX_SAFE_INTEGER, entryType: 'Tag', action: 'Create' },
     });
-    expect(response.status).toBe(409);
-    expect(response.body.detail).toContain(String(MAX_POSTGRES_INTEGER));
+    expect(skipping.status).toBe(400);
+    expect(skipping.body.errors).toEqual([
+      {
+        field: 'body.id',
+        message: `must be at most ${MAX_POSTGRES_INTEGER + 3}: an id up to ${MAX_POSTGRES_INTEGER}, one this organization has taken, or its next one`,
+      },
+    ]);
     const again = await writeEntry(audit, writer, {
       id: MAX_POSTGRES_INTEGER,
       entryType: 'Tag',
       action: 'Update',
     });
     expect(again.version).toBe(2);
+    const read = await audit.get<AuditEntryView>(`/${named.id}`, {
+      token: await token(['AuditList', 'AuditRead'], organization),
+    });
+    expect(read.body.id).toBe(MAX_POSTGRES_INTEGER + 2);
   });
 
-  it('another version of an id at version 2147483647 (the highest) is 409, not a 500', async () => {
+  it('decisions "Ids and versions": another version of an id at version 2147483647 is version 2147483648', async () => {
     const writer = await token([], randomUUID());
     await writeEntry(audit, writer, {
       id: 5,
@@ -340,13 +356,33 @@ describe('spec 4.4 write rule: POST / with and without a session token', () => {
       entryType: 'Tag',
       action: 'Create',
     });
-    const response = await audit.post<{ status: number; detail: string }>('/', {
-      token: writer,
-      body: { id: 5, entryType: 'Tag', action: 'Update' },
-    });
-    expect(response.status).toBe(409);
-    expect(response.body.detail).toContain('version');
+    const next = await writeEntry(audit, writer, { id: 5, entryType: 'Tag', action: 'Update' });
+    expect([next.id, next.version]).toEqual([5, MAX_POSTGRES_INTEGER + 1]);
   });
+
+  it.each(['beforeState', 'afterState'])(
+    'decisions "Writes and deletes": a %s longer than 100000 characters as text is 400 naming it; 100000 is stored',
+    async (field) => {
+      const writer = await token([]);
+      const refused = await audit.post<Problem>('/', {
+        token: writer,
+        body: { entryType: 'Tag', action: 'Update', [field]: 'x'.repeat(AUDIT_STATE_MAX + 1) },
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors?.map((error) => error.field)).toEqual([`body.${field}`]);
+      const asValue = await audit.post<Problem>('/', {
+        token: writer,
+        body: { entryType: 'Tag', action: 'Update', [field]: { text: 'x'.repeat(AUDIT_STATE_MAX) } },
+      });
+      expect(asValue.status).toBe(400);
+      const stored = await writeEntry(audit, writer, {
+        entryType: 'Tag',
+        action: 'Update',
+        [field]: 'x'.repeat(AUDIT_STATE_MAX),
+      });
+      expect(stored.id).toBeGreaterThan(0);
+    },
+  );
 
   it('a state given as JSON is stored as its text', async () => {
     const stored = await writeEntry(audit, await token(['AuditList', 'AuditRead']), {

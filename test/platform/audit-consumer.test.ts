@@ -3,12 +3,12 @@ import { AuditLog, type AuditRecord } from '../../platform/audit-log/audit-log.j
 import type { QueueMessage } from '../../platform/queue/queue.js';
 import { openDatabase, type Database } from '../../platform/db/database.js';
 import { createLogger } from '../../platform/logging/logger.js';
-import { PermanentMessageError } from '../../platform/queue/queue.js';
 import { AUDIT_ENTITIES } from '../../launcher/services/audit.js';
 import { AUDIT_MIGRATIONS } from '../../subgraphs/audit/migrations/index.js';
 import { AUDIT_SCHEMA } from '../../subgraphs/audit/services/audit-entry.repository.js';
 import { AuditService } from '../../subgraphs/audit/services/audit.service.js';
 import { AuditEntry } from '../../subgraphs/audit/entities/audit-entry.entity.js';
+import { ParkedMessage } from '../../subgraphs/audit/entities/parked-message.entity.js';
 import { MAX_POSTGRES_INTEGER } from '../../platform/db/postgres-integer.js';
 import { writeEntry } from '../audit/audit-test-helpers.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
@@ -27,7 +27,7 @@ beforeAll(async () => {
     migrations: AUDIT_MIGRATIONS,
     logger: createLogger('silent'),
   });
-  audit = new AuditService({ orm, clock: system.clock, authNotRequired: [] });
+  audit = new AuditService({ orm, clock: system.clock, logger: createLogger('silent'), authNotRequired: [] });
 });
 
 afterAll(async () => {
@@ -73,10 +73,10 @@ describe('spec 6 "every create, update and delete writes one entry": a delivered
     expect(await orm.em.fork().count(AuditEntry, { organizationId })).toBe(1);
   });
 
-  it('refuses, for good, a message that is not an audit entry', async () => {
-    await expect(
-      audit.store({ id: randomUUID(), data: { hello: 'world' }, deliveryCount: 1 }),
-    ).rejects.toBeInstanceOf(PermanentMessageError);
+  it('parks a message that is not an audit entry (decisions "Ids and versions"): kept, not dropped', async () => {
+    const message = { id: randomUUID(), data: { hello: 'world' }, deliveryCount: 1 };
+    await audit.store(message);
+    expect(await parked(message.id)).toMatchObject({ data: '{"hello":"world"}', attempts: 1 });
   });
 });
 
@@ -123,6 +123,8 @@ function delivery(organizationId: string, record: AuditRecord): QueueMessage {
     deliveryCount: 1,
   };
 }
+
+const parked = (messageId: string) => orm.em.fork().findOne(ParkedMessage, { messageId });
 
 const stored = (organizationId: string) =>
   orm.em.fork().find(AuditEntry, { organizationId }, { orderBy: { id: 'asc', version: 'asc' } });
@@ -220,30 +222,20 @@ describe('spec 2 Audit entry: entity names and ids hold the e-mail addresses wri
     expect((await stored(organizationId)).map((e) => e.entityId)).toEqual([address]);
   });
 
-  it('refuses for good an entity id longer than 500 characters', async () => {
+  it('parks an entity id longer than 500 characters (decisions "Ids and versions")', async () => {
     const message = delivery(randomUUID(), {
       entryType: 'User',
       entityName: 'User',
       entityId: 'x'.repeat(501),
       change: { action: 'Denied' },
     });
-    await expect(audit.store(message)).rejects.toBeInstanceOf(PermanentMessageError);
+    await audit.store(message);
+    expect((await parked(message.id))?.reason).toContain('entityId');
   });
 });
 
-describe('spec 2 Audit entry: a delivered entry past the highest id or version is refused for good, never redelivered forever', () => {
-  it('refuses a version beyond a PostgreSQL int', async () => {
-    const message = delivery(randomUUID(), {
-      entryType: 'Tag',
-      entityName: 'Tag',
-      entityId: '1',
-      version: MAX_POSTGRES_INTEGER + 1,
-      change: { action: 'Create', after: {} },
-    });
-    await expect(audit.store(message)).rejects.toBeInstanceOf(PermanentMessageError);
-  });
-
-  it('refuses another version of an entity stored at the highest version', async () => {
+describe('issue 8.2 / decisions "Ids and versions": no writer can stop an organization\'s delivered entries from being stored', () => {
+  it('stores the next version of an entity a writer pushed to version 2147483647', async () => {
     const organizationId = randomUUID();
     const tag = (version?: number): QueueMessage =>
       delivery(organizationId, {
@@ -254,23 +246,70 @@ describe('spec 2 Audit entry: a delivered entry past the highest id or version i
         change: { action: 'Update', before: {}, after: {} },
       });
     await audit.store(tag(MAX_POSTGRES_INTEGER));
-    await expect(audit.store(tag())).rejects.toBeInstanceOf(PermanentMessageError);
-    expect((await stored(organizationId)).map((e) => e.version)).toEqual([MAX_POSTGRES_INTEGER]);
+    await audit.store(tag());
+    expect((await stored(organizationId)).map((e) => e.version)).toEqual([
+      MAX_POSTGRES_INTEGER,
+      MAX_POSTGRES_INTEGER + 1,
+    ]);
   });
 
-  it('refuses a new entity of an organization that has taken the highest id', async () => {
+  it('stores a new entity of an organization whose writer took id 2147483647', async () => {
     const organizationId = randomUUID();
     await writeEntry(system.client('audit'), await system.token({ organizationId, permissions: [] }), {
       id: MAX_POSTGRES_INTEGER,
       entryType: 'Tag',
       action: 'Create',
     });
-    const message = delivery(organizationId, {
+    await audit.store(
+      delivery(organizationId, {
+        entryType: 'Tag',
+        entityName: 'Tag',
+        entityId: 'new',
+        change: { action: 'Create', after: {} },
+      }),
+    );
+    expect((await stored(organizationId)).map((e) => e.id)).toEqual([
+      MAX_POSTGRES_INTEGER,
+      MAX_POSTGRES_INTEGER + 1,
+    ]);
+  });
+
+  it('parks a delivered version beyond what a writer may name, and a retry leaves it parked, counting attempts', async () => {
+    const message = delivery(randomUUID(), {
       entryType: 'Tag',
       entityName: 'Tag',
-      entityId: 'new',
+      entityId: '1',
+      version: MAX_POSTGRES_INTEGER + 1,
       change: { action: 'Create', after: {} },
     });
-    await expect(audit.store(message)).rejects.toBeInstanceOf(PermanentMessageError);
+    await audit.store(message);
+    expect(await audit.retryParked()).toBeGreaterThanOrEqual(1);
+    expect((await parked(message.id))?.attempts).toBe(2);
+  });
+
+  it('a retry stores a parked message that can now be stored, and it leaves the table', async () => {
+    const organizationId = randomUUID();
+    const message = delivery(organizationId, {
+      entryType: 'Group',
+      entityName: 'Group',
+      entityId: '3',
+      version: 2,
+      change: { action: 'Update', before: { v: 1 }, after: { v: 2 } },
+    });
+    // As a version with a narrower rule would have parked it.
+    const now = system.clock.now();
+    await orm.em.fork().insert(ParkedMessage, {
+      messageId: message.id,
+      data: JSON.stringify(message.data),
+      reason: 'an older rule refused it',
+      parkedAt: now,
+      attempts: 1,
+      lastAttemptAt: now,
+    });
+    await audit.retryParked();
+    expect(await parked(message.id)).toBeNull();
+    expect((await stored(organizationId)).map((e) => [e.entityId, e.version, e.sourceMessageId])).toEqual([
+      ['3', 2, message.id],
+    ]);
   });
 });

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
-import { MAX_POSTGRES_INTEGER } from '../../../platform/db/postgres-integer.js';
-import { ConflictError } from '../../../platform/errors/domain-errors.js';
-import { nextId, nextVersion } from './audit-versions.js';
+import { BadRequestError, ConflictError } from '../../../platform/errors/domain-errors.js';
+import { givenId, MAX_AUDIT_NUMBER, MAX_WRITER_NUMBER, nextId, nextVersion } from './audit-versions.js';
 
 const version = fc.integer({ min: 1, max: 1_000_000 });
 
@@ -65,35 +64,77 @@ describe('spec 4.4 / 9.2: writing an id that exists stores another version, neve
   });
 });
 
-describe('spec 2 Audit entry: ids and versions are PostgreSQL integers; past the highest one the write is a conflict, not a fault', () => {
-  it('is the int column range', () => {
-    expect(MAX_POSTGRES_INTEGER).toBe(2 ** 31 - 1);
+describe('decisions "Ids and versions": ids and versions are bigints that no sequence of writes can exhaust', () => {
+  it('counts up to the largest exact JavaScript integer, far past a PostgreSQL int', () => {
+    expect(MAX_AUDIT_NUMBER).toBe(2 ** 53 - 1);
+    expect(MAX_WRITER_NUMBER).toBe(2 ** 31 - 1);
   });
 
-  it('gives the id after the last one, up to the highest', () => {
+  it('gives the id after the last one, past a PostgreSQL int too', () => {
     expect(nextId(0)).toBe(1);
     expect(nextId(41)).toBe(42);
-    expect(nextId(MAX_POSTGRES_INTEGER - 1)).toBe(MAX_POSTGRES_INTEGER);
+    expect(nextId(2 ** 31 - 1)).toBe(2 ** 31);
   });
 
-  it('refuses an id after the highest with ConflictError', () => {
-    expect(() => nextId(MAX_POSTGRES_INTEGER)).toThrow(ConflictError);
+  it('keeps the arithmetic exact at the very end: no id or version after MAX_AUDIT_NUMBER', () => {
+    expect(() => nextId(MAX_AUDIT_NUMBER)).toThrow(ConflictError);
+    expect(() => nextVersion(MAX_AUDIT_NUMBER, undefined)).toThrow(ConflictError);
   });
 
-  it('refuses a version after the highest with ConflictError, whatever version is requested', () => {
-    expect(() => nextVersion(MAX_POSTGRES_INTEGER, undefined)).toThrow(ConflictError);
-    expect(() => nextVersion(MAX_POSTGRES_INTEGER, MAX_POSTGRES_INTEGER)).toThrow(ConflictError);
+  it("stores the version after a writer's highest one: the versions of an entry at 2147483647 go on", () => {
+    expect(nextVersion(MAX_WRITER_NUMBER, undefined)).toBe(2 ** 31);
+    expect(nextVersion(MAX_WRITER_NUMBER, MAX_WRITER_NUMBER)).toBe(2 ** 31);
   });
 
-  it('never answers a version beyond the highest for a stored version below it', () => {
+  it('moves ids and versions up by at most one per write once past what a writer may ask for', () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: MAX_POSTGRES_INTEGER - 1 }),
-        fc.option(fc.integer({ min: 0, max: MAX_POSTGRES_INTEGER }), { nil: undefined }),
+        fc.integer({ min: MAX_WRITER_NUMBER, max: 2 ** 40 }),
+        fc.option(fc.integer({ min: 0, max: MAX_WRITER_NUMBER }), { nil: undefined }),
         (highest, requested) => {
-          expect(nextVersion(highest, requested)).toBeLessThanOrEqual(MAX_POSTGRES_INTEGER);
+          expect(nextVersion(highest, requested)).toBe(highest + 1);
+          expect(nextId(highest)).toBe(highest + 1);
         },
       ),
     );
+  });
+});
+
+describe('decisions "Ids and versions": a writer names any id up to 2147483647, or beyond it one taken or the next', () => {
+  it('accepts any id up to 2147483647, whatever the organization has taken', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 1_000_000 }),
+        fc.integer({ min: 1, max: MAX_WRITER_NUMBER }),
+        (lastId, id) => {
+          expect(givenId(id, lastId)).toBe(id);
+        },
+      ),
+    );
+  });
+
+  it('accepts beyond 2147483647 an id the organization has taken, or its next one', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: MAX_WRITER_NUMBER, max: 2 ** 40 }), fc.nat(), (lastId, back) => {
+        const id = Math.max(1, lastId + 1 - back);
+        expect(givenId(id, lastId)).toBe(id);
+      }),
+    );
+  });
+
+  it('refuses an id beyond both with a 400 naming body.id and the highest it may be', () => {
+    expect(() => givenId(MAX_AUDIT_NUMBER, 0)).toThrow(BadRequestError);
+    try {
+      givenId(2 ** 31 + 1, 0);
+    } catch (error) {
+      expect((error as BadRequestError).errors).toEqual([
+        {
+          field: 'body.id',
+          message:
+            'must be at most 2147483647: an id up to 2147483647, one this organization has taken, or its next one',
+        },
+      ]);
+    }
+    expect.assertions(2);
   });
 });

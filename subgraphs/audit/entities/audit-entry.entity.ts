@@ -10,8 +10,9 @@ export const AuditEntry = defineEntity({
   tableName: 'audit_entry',
   properties: {
     organizationId: p.uuid().primary(),
-    id: p.integer().primary(),
-    version: p.integer().primary(),
+    /** `bigint`s (subgraphs/audit/domain/audit-versions.ts), read as numbers. */
+    id: p.bigint('number').primary(),
+    version: p.bigint('number').primary(),
     loggedAt: p.datetime(),
     loggedBy: p.uuid(),
     entryType: p.string().length(100),

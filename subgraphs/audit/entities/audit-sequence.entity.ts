@@ -11,7 +11,7 @@ export const AuditSequence = defineEntity({
   tableName: 'audit_sequence',
   properties: {
     organizationId: p.uuid().primary(),
-    lastId: p.integer(),
+    lastId: p.bigint('number'),
   },
 });
 export type AuditSequence = InferEntity<typeof AuditSequence>;

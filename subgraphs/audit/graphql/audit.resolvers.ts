@@ -1,3 +1,4 @@
+import { SafeIntResolver } from 'graphql-scalars';
 import type { SubgraphDefinition } from '../../../platform/graphql/subgraph.js';
 import { parseInput } from '../../../platform/http/validation.js';
 import {
@@ -24,6 +25,7 @@ export function auditSubgraph(audit: AuditService): SubgraphDefinition {
   return {
     typeDefs: auditTypeDefs,
     resolvers: {
+      SafeInt: SafeIntResolver,
       AuditEntry: {
         organization: (entry: AuditEntryView) =>
           entry.organizationId === GLOBAL_ORGANIZATION_ID

@@ -14,10 +14,13 @@ export const auditTypeDefs = parse(/* GraphQL */ `
     id: ID!
   }
 
+  "An integer from -(2^53 - 1) to 2^53 - 1: audit ids and versions outgrow Int's 32 bits."
+  scalar SafeInt
+
   "One version of an audit entry."
   type AuditEntry {
-    id: Int!
-    version: Int!
+    id: SafeInt!
+    version: SafeInt!
     "The nil UUID for a global entry."
     organizationId: ID!
     "Whose entry it is, from the account subgraph; null for a global entry."
@@ -63,6 +66,6 @@ export const auditTypeDefs = parse(/* GraphQL */ `
       conditions: [AuditCondition!]
     ): AuditEntryPage!
     "Needs AuditRead. The latest version unless one is asked for."
-    auditEntry(id: Int!, version: Int): AuditEntry!
+    auditEntry(id: SafeInt!, version: SafeInt): AuditEntry!
   }
 `);

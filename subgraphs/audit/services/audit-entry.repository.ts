@@ -1,7 +1,7 @@
 import { IsolationLevel } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AuditCondition, AuditField } from '../domain/audit-fields.js';
-import { nextId, nextVersion } from '../domain/audit-versions.js';
+import { givenId, nextId, nextVersion } from '../domain/audit-versions.js';
 import type { AuditScope } from '../domain/audit-visibility.js';
 import { AuditEntry } from '../entities/audit-entry.entity.js';
 
@@ -52,7 +52,8 @@ export type IdChoice =
 
 /**
  * The audit service's queries. Reads return plain rows: nothing read is changed, so the
- * unit of work's hydration and snapshots would be pure cost.
+ * unit of work's hydration and snapshots would be pure cost. Raw statements read `bigint`
+ * ids and versions as text (pg's default, which loses nothing), made numbers here.
  */
 export class AuditEntryRepository {
   private readonly sequenceTable = `"${AUDIT_SCHEMA}"."audit_sequence"`;
@@ -82,7 +83,7 @@ export class AuditEntryRepository {
         const total = await qb.clone().getCount();
         if (page.take === 0 || page.skip >= total) return { total, items: [] };
         const direction = page.sortDescending ? 'desc' : 'asc';
-        const items = await qb
+        const rows = await qb
           .orderBy([
             { [FIELD_PROPERTY[page.sortField]]: direction },
             { organizationId: direction, id: direction, version: direction },
@@ -90,7 +91,7 @@ export class AuditEntryRepository {
           .limit(page.take)
           .offset(page.skip)
           .execute<AuditEntry[]>('all', true);
-        return { total, items };
+        return { total, items: rows.map(numbered) };
       },
       { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true },
     );
@@ -113,7 +114,7 @@ export class AuditEntryRepository {
         .orderBy({ version: 'desc' })
         .limit(1)
         .execute<AuditEntry[]>('all', true);
-      if (entry) return entry;
+      if (entry) return numbered(entry);
     }
     return undefined;
   }
@@ -126,7 +127,7 @@ export class AuditEntryRepository {
       .orderBy({ version: 'asc' })
       .execute<AuditEntry[]>('all', true);
     if (removed.length > 0) await em.nativeDelete(AuditEntry, { organizationId, id });
-    return removed;
+    return removed.map(numbered);
   }
 
   /**
@@ -160,7 +161,7 @@ export class AuditEntryRepository {
     choice: IdChoice,
     lastId: number,
   ): Promise<{ id: number; isNew: boolean }> {
-    if (choice.kind === 'given') return { id: choice.id, isNew: false };
+    if (choice.kind === 'given') return { id: givenId(choice.id, lastId), isNew: choice.id > lastId };
     const shared = choice.kind === 'entity' ? await this.entityEntryId(em, entry) : undefined;
     return shared === undefined ? { id: nextId(lastId), isNew: true } : { id: shared, isNew: false };
   }
@@ -171,13 +172,13 @@ export class AuditEntryRepository {
    * whether the row was there or just made.
    */
   private async lockSequence(em: EntityManager, organizationId: string): Promise<number> {
-    const [row] = await em.execute<{ last_id: number }[]>(
+    const [row] = await em.execute<{ last_id: string }[]>(
       `insert into ${this.sequenceTable} as counter (organization_id, last_id) values (?, 0)
        on conflict (organization_id) do update set last_id = counter.last_id
        returning last_id`,
       [organizationId],
     );
-    return row!.last_id;
+    return Number(row!.last_id);
   }
 
   /** Moves the counter up to an id just taken, so a later omitted id never lands on it. */
@@ -190,13 +191,13 @@ export class AuditEntryRepository {
 
   /** The id the entity's entries in this organization already share (the first, should there be several). */
   private async entityEntryId(em: EntityManager, entry: NewAuditEntry): Promise<number | undefined> {
-    const [row] = await em.execute<{ id: number }[]>(
+    const [row] = await em.execute<{ id: string }[]>(
       `select id from ${this.entryTable}
        where organization_id = ? and entry_type = ? and entity_id = ? and entity_name = ?
        order by id limit 1`,
       [entry.organizationId, entry.entryType, entry.entityId, entry.entityName],
     );
-    return row?.id;
+    return row === undefined ? undefined : Number(row.id);
   }
 
   private async highestVersion(
@@ -204,10 +205,15 @@ export class AuditEntryRepository {
     organizationId: string,
     id: number,
   ): Promise<number | undefined> {
-    const [row] = await em.execute<{ highest: number | null }[]>(
+    const [row] = await em.execute<{ highest: string | null }[]>(
       `select max(version) as highest from ${this.entryTable} where organization_id = ? and id = ?`,
       [organizationId, id],
     );
-    return row?.highest ?? undefined;
+    return row?.highest == null ? undefined : Number(row.highest);
   }
+}
+
+/** A row read past the entity mapping, its bigint id and version (text from pg) made numbers. */
+function numbered(row: AuditEntry): AuditEntry {
+  return { ...row, id: Number(row.id), version: Number(row.version) };
 }

@@ -8,7 +8,7 @@ import {
   conditionText,
   type AuditCondition,
 } from '../domain/audit-fields.js';
-import { MAX_POSTGRES_INTEGER } from '../../../platform/db/postgres-integer.js';
+import { MAX_AUDIT_NUMBER, MAX_WRITER_NUMBER } from '../domain/audit-versions.js';
 
 const fieldName = z.string().transform((name, ctx) => {
   const field = auditFieldNamed(name);
@@ -62,16 +62,27 @@ export const auditConditions = z
     }),
   );
 
+/** Longest entity name and entity id: writers put e-mail addresses (up to 320 characters) there. */
+export const AUDIT_TEXT_MAX = 500;
+
+/**
+ * Longest state an HTTP writer may store, as JSON text. The services' own entries, delivered
+ * from their outboxes, are not bounded: a group's state lists every member.
+ */
+export const AUDIT_STATE_MAX = 100_000;
+
 const stateText = z
   .unknown()
   .optional()
   .transform((state) =>
     state === undefined || state === null ? null : typeof state === 'string' ? state : JSON.stringify(state),
   )
-  .describe('JSON text of the state; a JSON value is accepted and stored as its text.');
-
-/** Longest entity name and entity id: writers put e-mail addresses (up to 320 characters) there. */
-export const AUDIT_TEXT_MAX = 500;
+  .pipe(
+    z.string().max(AUDIT_STATE_MAX, `must be at most ${AUDIT_STATE_MAX} characters of JSON text`).nullable(),
+  )
+  .describe(
+    `JSON text of the state; a JSON value is accepted and stored as its text. At most ${AUDIT_STATE_MAX} characters as text.`,
+  );
 
 /** The body of POST / (spec section 4.4). */
 export const auditWriteBody = z.object({
@@ -79,9 +90,11 @@ export const auditWriteBody = z.object({
     .number()
     .int()
     .min(1)
-    .max(MAX_POSTGRES_INTEGER)
+    .max(MAX_AUDIT_NUMBER)
     .optional()
-    .describe('Adds a version to this entry; a new id when omitted.'),
+    .describe(
+      "Adds a version to this entry. Any id up to 2147483647; beyond it, only an id the organization has taken or its next id (400 otherwise). The organization's next id when omitted.",
+    ),
   entryType: z.string().trim().min(1).max(100),
   action: z.string().trim().min(1).max(100),
   entityName: z.string().max(AUDIT_TEXT_MAX).default(''),
@@ -90,7 +103,15 @@ export const auditWriteBody = z.object({
     .transform(String)
     .pipe(z.string().max(AUDIT_TEXT_MAX))
     .default(''),
-  version: z.number().int().min(0).max(MAX_POSTGRES_INTEGER).optional(),
+  version: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_WRITER_NUMBER)
+    .optional()
+    .describe(
+      "The entity's version; kept when above the versions stored for this id, else the next one is used.",
+    ),
   beforeState: stateText,
   afterState: stateText,
 });
@@ -116,9 +137,9 @@ export type AuditEntryView = z.output<typeof auditEntryView>;
 
 export const auditEntryPage = pageSchema(auditEntryView, 'AuditEntryPage');
 
-export const auditIdParams = z.object({ id: integerInput(1, MAX_POSTGRES_INTEGER) });
+export const auditIdParams = z.object({ id: integerInput(1, MAX_AUDIT_NUMBER) });
 export const auditGetQuery = z.object({
-  version: integerInput(0, MAX_POSTGRES_INTEGER)
+  version: integerInput(0, MAX_AUDIT_NUMBER)
     .optional()
     .describe('A version of the entry; the latest when omitted.'),
 });
