@@ -117,12 +117,22 @@ export class InternalError extends DomainError {
   }
 }
 
-/** A peer service or the queue could not be reached in time. */
+/** A peer service or the queue could not be reached in time, or the service is busy. */
 export class ServiceUnavailableError extends DomainError {
   readonly status = 503;
   readonly code = 'SERVICE_UNAVAILABLE';
   readonly title = 'Service unavailable';
+  /** When set, the caller is told to try again after this many seconds (`Retry-After`). */
+  retryAfterSeconds: number | undefined;
+
   constructor(message: string, details: Record<string, unknown> = {}, cause?: unknown) {
     super(message, details, cause === undefined ? undefined : { cause });
+  }
+
+  /** Too much of this work is under way now; it can be asked again after `seconds`. */
+  static busy(message: string, seconds: number): ServiceUnavailableError {
+    const error = new ServiceUnavailableError(message);
+    error.retryAfterSeconds = seconds;
+    return error;
   }
 }

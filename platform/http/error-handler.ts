@@ -4,6 +4,7 @@ import {
   DomainError,
   InsufficientCreditsError,
   NotFoundError,
+  ServiceUnavailableError,
 } from '../errors/domain-errors.js';
 import { PROBLEM_CONTENT_TYPE, toProblemDetails } from '../errors/problem-details.js';
 import type { Logger } from '../logging/logger.js';
@@ -24,6 +25,9 @@ export function problemErrorHandler(logger: Logger): ErrorRequestHandler {
     if (known instanceof InsufficientCreditsError) {
       res.status(429).type('text/plain').send(known.message);
       return;
+    }
+    if (known instanceof ServiceUnavailableError && known.retryAfterSeconds !== undefined) {
+      res.set('Retry-After', String(known.retryAfterSeconds));
     }
     const problem = toProblemDetails(known, req.originalUrl, logger);
     res.status(problem.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problem));

@@ -40,6 +40,7 @@ const errorDescriptions: Record<number, string> = {
   409: 'Conflicts with the stored state.',
   429: 'Not enough credits.',
   500: 'A fault on the service side.',
+  503: 'Busy, or a service it needs is unavailable: try again later (after `Retry-After` seconds when given).',
 };
 
 /**

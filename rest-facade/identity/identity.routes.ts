@@ -68,11 +68,12 @@ export function identityRoutes(tokens: TokenService): Route[] {
       operationId: 'generateJwk',
       summary: 'Generate a signing key pair',
       description:
-        'Operational tool: a new RS256 key pair (public PEM, private PEM, public JWK) with the given key id. Stores nothing.',
+        'Operational tool: a new RS256 key pair (public PEM, private PEM, public JWK) with the given key id. Stores nothing. One key is made at a time: a call while another is under way is 503 with `Retry-After: 1`.',
       tag,
       auth: 'none',
       params: keyNameParams,
       response: generatedKeyView,
+      errors: [503],
       handle: ({ params }) => tokens.generateKeyPair(params.key),
     }),
   ];

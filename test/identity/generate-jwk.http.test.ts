@@ -1,5 +1,6 @@
 import { createPrivateKey, createPublicKey, randomUUID, sign, verify } from 'node:crypto';
 import type { HttpClient } from '../support/http-client.js';
+import type { Problem } from '../support/problem.js';
 import { eventually } from '../support/eventually.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 import { auditEntries, GLOBAL_ORGANIZATION } from './identity-test-helpers.js';
@@ -87,6 +88,47 @@ describe('spec 6: key generation writes a global JWK entry', () => {
       const text = JSON.stringify(entries[0]);
       expect(text).not.toContain('PRIVATE KEY');
       expect(text).not.toContain(String(generated.body.jwk.n));
+    });
+  });
+});
+
+describe('issue 8.3 / decisions "Key generation": an anonymous caller cannot freeze the process', () => {
+  it('generates off the event loop: other requests are answered while a key is being made', async () => {
+    let pending = true;
+    const generation = identity
+      .get<GeneratedKey>('/generatejwk/off-the-loop')
+      .finally(() => (pending = false));
+    let answeredMeanwhile = 0;
+    while (pending) {
+      const health = await identity.get('/healthz/startup');
+      expect(health.status).toBe(200);
+      if (pending) answeredMeanwhile++;
+    }
+    expect((await generation).status).toBe(200);
+    // Made on the event loop, the key blocks every request that arrives after it until it is done.
+    expect(answeredMeanwhile).toBeGreaterThanOrEqual(2);
+  });
+
+  it('makes one key at a time: a caller beyond that is 503 with Retry-After, and each key made keeps its audit entry', async () => {
+    const kid = `bounded-${randomUUID().slice(0, 8)}`;
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => identity.get<Problem>(`/generatejwk/${kid}`)),
+    );
+    const made = answers.filter((answer) => answer.status === 200);
+    const refused = answers.filter((answer) => answer.status === 503);
+    expect(made.length + refused.length).toBe(answers.length);
+    expect(made.length).toBeGreaterThanOrEqual(1);
+    expect(refused.length).toBeGreaterThanOrEqual(1);
+    for (const answer of refused) {
+      expect(answer.headers.get('retry-after')).toBe('1');
+      expect(answer.body.detail).toContain('try again');
+    }
+    await eventually(async () => {
+      const entries = await auditEntries(system, randomUUID(), [
+        { field: 'EntryType', value: 'JWK' },
+        { field: 'EntityId', value: kid },
+      ]);
+      expect(entries).toHaveLength(made.length);
     });
   });
 });

@@ -1,4 +1,5 @@
-import { createHash, generateKeyPairSync } from 'node:crypto';
+import { createHash, generateKeyPair } from 'node:crypto';
+import { promisify } from 'node:util';
 import { exportJWK } from 'jose';
 import type { DirectAuditPublisher } from '../../../platform/audit-log/direct-audit-publisher.js';
 import type { AccountClient, SessionAccount } from '../../../platform/clients/account-client.js';
@@ -11,8 +12,10 @@ import {
   ForbiddenError,
   InternalError,
   NotFoundError,
+  ServiceUnavailableError,
   UnauthorizedError,
 } from '../../../platform/errors/domain-errors.js';
+import { ConcurrencyLimit } from '../../../platform/limits/concurrency-limit.js';
 import type { Logger } from '../../../platform/logging/logger.js';
 import type { Clock } from '../../../platform/time/clock.js';
 import type { GeneratedKeyView, GenerateJwtBody, RefreshJwtBody } from './identity.schemas.js';
@@ -36,6 +39,14 @@ export const API_KEY_REFUSED = 'The API key is missing, unknown, revoked or expi
  * set restrictions), name and address, and lasts Jwt:DurationInMinutes.
  */
 export class TokenService {
+  /**
+   * Key generation is anonymous and costs a core for a tenth of a second or so: one key at a
+   * time, made on libuv's thread pool, never on the event loop every service shares.
+   */
+  private readonly keyGeneration = new ConcurrencyLimit(1, () =>
+    ServiceUnavailableError.busy('A key is being generated; try again in a second.', 1),
+  );
+
   constructor(private readonly deps: IdentityDependencies) {}
 
   /**
@@ -169,7 +180,9 @@ export class TokenService {
 
   /** GET /generatejwk/{key}: a new RS256 key pair for an operator to configure as Jwt:PrivateKey. */
   async generateKeyPair(kid: string): Promise<GeneratedKeyView> {
-    const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const { publicKey, privateKey } = await this.keyGeneration.run(() =>
+      generateRsaKeyPair('rsa', { modulusLength: 2048 }),
+    );
     const jwk = { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' };
     this.deps.audit.record(
       { organizationId: null, accountId: null },
@@ -198,6 +211,8 @@ export class TokenService {
     }
   }
 }
+
+const generateRsaKeyPair = promisify(generateKeyPair);
 
 function claimsOf(account: SessionAccount): SessionClaims {
   return {
