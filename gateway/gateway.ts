@@ -4,6 +4,7 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
 import { readSessionToken } from '../platform/auth/token-reader.js';
+import { operationLimitsPlugin } from '../platform/graphql/operation-limits.js';
 import { notFoundHandler, problemErrorHandler } from '../platform/http/error-handler.js';
 import { startHttpServer } from '../platform/http/http-server.js';
 import type { Logger } from '../platform/logging/logger.js';
@@ -46,7 +47,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     gateway,
     includeStacktraceInErrorResponses: false,
     formatError: (formatted, error) => formatGatewayError(formatted, error, logger),
-    plugins: [ApolloServerPluginLandingPageDisabled()],
+    plugins: [ApolloServerPluginLandingPageDisabled(), operationLimitsPlugin()],
   });
   await server.start();
 

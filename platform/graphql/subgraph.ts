@@ -13,6 +13,7 @@ import type { TokenVerifier } from '../auth/token-verifier.js';
 import { UnauthorizedError } from '../errors/domain-errors.js';
 import { formatGraphQLError } from '../errors/graphql-errors.js';
 import type { Logger } from '../logging/logger.js';
+import { operationLimitsPlugin } from './operation-limits.js';
 
 /** What every resolver receives: the caller from the forwarded session token, if any. */
 export interface GraphQLContext {
@@ -61,7 +62,12 @@ export async function subgraphMiddleware(
     schema: buildSubgraph(definition),
     includeStacktraceInErrorResponses: false,
     formatError: (formatted, error) => formatGraphQLError(formatted, error, logger),
-    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginInlineTraceDisabled()],
+    plugins: [
+      ApolloServerPluginLandingPageDisabled(),
+      ApolloServerPluginInlineTraceDisabled(),
+      // The same limits as the gateway's: a subgraph is reachable on its service's port too.
+      operationLimitsPlugin(),
+    ],
   });
   await server.start();
   const handler = expressMiddleware(server, {

@@ -1,4 +1,5 @@
 import { parse } from 'graphql';
+import { MAX_TAKE } from '../../../platform/http/query-schemas.js';
 
 /**
  * The account subgraph: the same operations as the REST facade's organization, user, group,
@@ -251,7 +252,7 @@ export const accountTypeDefs = parse(/* GraphQL */ `
 
   type Query {
     "GlobalOrganizationList."
-    organizations(take: Int, skip: Int): OrganizationPage!
+    organizations("How many to return, at most ${MAX_TAKE}; all when left out." take: Int, skip: Int): OrganizationPage!
     "GlobalOrganizationRead."
     organization(id: ID!): Organization!
     "Anonymous; active organizations only."
@@ -261,19 +262,19 @@ export const accountTypeDefs = parse(/* GraphQL */ `
     "Any session: the caller's own account."
     me: User!
     "UserList."
-    users(take: Int, skip: Int): UserPage!
+    users("How many to return, at most ${MAX_TAKE}; all when left out." take: Int, skip: Int): UserPage!
     "UserRead."
     user(id: ID!): User!
     "UserList."
-    groups(take: Int, skip: Int): GroupPage!
+    groups("How many to return, at most ${MAX_TAKE}; all when left out." take: Int, skip: Int): GroupPage!
     "UserRead."
     group(id: Int!): Group!
     "Any session: the permission catalogue."
     permissions: [Permission!]!
     "Any session: the caller's keys, newest first."
-    myApiKeys(take: Int, skip: Int): ApiKeyPage!
+    myApiKeys("How many to return, at most ${MAX_TAKE}; all when left out." take: Int, skip: Int): ApiKeyPage!
     "UserRead: an account's keys, newest first."
-    apiKeys(userId: ID!, take: Int, skip: Int): ApiKeyPage!
+    apiKeys(userId: ID!, "How many to return, at most ${MAX_TAKE}; all when left out." take: Int, skip: Int): ApiKeyPage!
   }
 
   type Mutation {

@@ -1,4 +1,5 @@
 import { parse } from 'graphql';
+import { MAX_TAKE } from '../../../platform/http/query-schemas.js';
 
 /** The audit subgraph: the same reads as the REST facade, with the same checks. */
 export const auditTypeDefs = parse(/* GraphQL */ `
@@ -59,6 +60,7 @@ export const auditTypeDefs = parse(/* GraphQL */ `
   type Query {
     "Needs AuditList; global entries also need AuditGlobalList."
     auditEntries(
+      "How many entries to return, at most ${MAX_TAKE}."
       take: Int = 10
       skip: Int = 0
       sortField: String = "LoggedAt"
