@@ -495,7 +495,7 @@ describe('CONTRACT 5: PUT /users/{id}/groups needs UserUpdate; body {groupIds} i
     expect(none.body.groups).toEqual([]);
   });
 
-  it('unknown group ids are 400, and the membership does not change', async () => {
+  it('issue 8.5: unknown group ids are 400 saying so in plain words, and the membership does not change', async () => {
     const user = await createUser(system, orgA, { name: 'Member Max' });
     const group = await createGroup(system, orgA, { name: `Max ${randomUUID()}`, permissions: ['TagList'] });
     await account.put(`/users/${user.id}/groups`, {
@@ -507,7 +507,13 @@ describe('CONTRACT 5: PUT /users/{id}/groups needs UserUpdate; body {groupIds} i
       body: { groupIds: [999_999] },
     });
     expect(response.status).toBe(400);
-    expect(response.text).toContain('999999');
+    expect(response.body.detail).toBe('There is no group with id 999999 in this organization.');
+    expect(response.body.errors).toEqual([{ field: 'body.groupIds', message: 'unknown ids: 999999' }]);
+    const several = await account.put<Problem>(`/users/${user.id}/groups`, {
+      token: await tokenA(['UserUpdate']),
+      body: { groupIds: [999_998, 999_999] },
+    });
+    expect(several.body.detail).toBe('There are no groups with ids 999998, 999999 in this organization.');
     const read = await account.get<UserView>(`/users/${user.id}`, { token: await tokenA(['UserRead']) });
     expect(read.body.groups).toEqual([{ id: group.id, name: group.name }]);
   });

@@ -39,16 +39,20 @@ export async function groupsOf(em: EntityManager, userIds: string[]): Promise<Ma
  */
 export interface MembershipSide {
   field: 'body.userIds' | 'body.groupIds';
-  /** What one id names, with its article. */
-  one: 'an account' | 'a group';
+  /** What one id names. */
+  noun: 'account' | 'group';
 }
 
-export const ACCOUNTS_NAMED: MembershipSide = { field: 'body.userIds', one: 'an account' };
-export const GROUPS_NAMED: MembershipSide = { field: 'body.groupIds', one: 'a group' };
+export const ACCOUNTS_NAMED: MembershipSide = { field: 'body.userIds', noun: 'account' };
+export const GROUPS_NAMED: MembershipSide = { field: 'body.groupIds', noun: 'group' };
 
 /** A 400 for ids of the named side that are not in the caller's organization. */
 export function unknownMembers(side: MembershipSide, ids: readonly (string | number)[]): BadRequestError {
-  return new BadRequestError(`No ${side.one} with id ${ids.join(', ')} in this organization.`, [
+  const named =
+    ids.length === 1
+      ? `There is no ${side.noun} with id ${ids[0]}`
+      : `There are no ${side.noun}s with ids ${ids.join(', ')}`;
+  return new BadRequestError(`${named} in this organization.`, [
     { field: side.field, message: `unknown ids: ${ids.join(', ')}` },
   ]);
 }
@@ -83,8 +87,8 @@ export async function replaceMemberships(
         em.createQueryBuilder(GroupMember).insert(added).onConflict(['groupId', 'userId']).ignore().execute(),
       {
         foreignKey: () =>
-          new BadRequestError(`${side.field}: ${side.one} was deleted meanwhile.`, [
-            { field: side.field, message: `${side.one} was deleted meanwhile` },
+          new BadRequestError(`One of the ${side.noun}s in ${side.field} was deleted meanwhile.`, [
+            { field: side.field, message: `one of these ${side.noun}s was deleted meanwhile` },
           ]),
       },
     );

@@ -11,13 +11,15 @@ function providerRules(value: Parameters<typeof providerInputIssues>[0], context
   }
 }
 
-/** What identifies a provider, stored on an organization and checked alike. */
+/**
+ * What identifies a provider, stored on an organization and checked alike. Not trimmed: an id
+ * with spaces or a line break around it was copied wrongly, and providerRules says so.
+ */
 const providerFields = {
   provider: z.enum(PROVIDERS),
-  clientId: z.string().trim().min(1).max(200),
+  clientId: z.string().min(1).max(200),
   tenantId: z
     .string()
-    .trim()
     .max(200)
     .nullable()
     .optional()
