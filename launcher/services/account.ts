@@ -4,23 +4,23 @@ import { startServiceHost } from '../../platform/http/service-host.js';
 import { createOutbox } from '../../platform/outbox/outbox.js';
 import { TOPICS } from '../../platform/queue/queue.js';
 import { accountRoutes } from '../../rest-facade/account/account.routes.js';
-import { ACCOUNT_ENTITIES } from '../../subgraphs/account/entities/index.js';
+import { ACCOUNT_ENTITIES } from '../../subgraphs/account/account-entities.js';
 import { accountSubgraph } from '../../subgraphs/account/graphql/account.resolvers.js';
 import { ACCOUNT_MIGRATIONS } from '../../subgraphs/account/migrations/index.js';
-import type { AccountDependencies } from '../../subgraphs/account/services/account-dependencies.js';
-import type { AccountServices } from '../../subgraphs/account/services/account-services.js';
-import { ApiKeyService } from '../../subgraphs/account/services/api-key.service.js';
-import { BootstrapService } from '../../subgraphs/account/services/bootstrap.service.js';
-import { CreditSpendService } from '../../subgraphs/account/services/credit-spend.service.js';
-import { GroupService } from '../../subgraphs/account/services/group.service.js';
+import type { AccountDependencies } from '../../subgraphs/account/account-dependencies.js';
+import type { AccountServices } from '../../subgraphs/account/account-services.js';
+import { ApiKeyService } from '../../subgraphs/account/api-keys/api-key.service.js';
+import { BootstrapService } from '../../subgraphs/account/bootstrap.service.js';
+import { CreditSpendService } from '../../subgraphs/account/credits/credit-spend.service.js';
+import { GroupService } from '../../subgraphs/account/groups/group.service.js';
 import {
   IdentityProviderCheck,
   PROVIDER_CHECK_TIMEOUT_MS,
-} from '../../subgraphs/account/services/identity-provider-check.js';
-import { OrganizationService } from '../../subgraphs/account/services/organization.service.js';
-import { PaymentWebhookService } from '../../subgraphs/account/services/payment-webhook.service.js';
-import { ProvisioningService } from '../../subgraphs/account/services/provisioning.service.js';
-import { UserService } from '../../subgraphs/account/services/user.service.js';
+} from '../../subgraphs/account/organizations/identity-provider-check.js';
+import { OrganizationService } from '../../subgraphs/account/organizations/organization.service.js';
+import { PaymentWebhookService } from '../../subgraphs/account/credits/payment-webhook.service.js';
+import { ProvisioningService } from '../../subgraphs/account/users/provisioning.service.js';
+import { UserService } from '../../subgraphs/account/users/user.service.js';
 import type { PlatformContext, StartedService } from '../platform-context.js';
 import { startService } from '../service-parts.js';
 

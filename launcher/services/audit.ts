@@ -3,13 +3,13 @@ import { startServiceHost } from '../../platform/http/service-host.js';
 import { TOPICS } from '../../platform/queue/queue.js';
 import { startPeriodicTask } from '../../platform/time/periodic-task.js';
 import { auditRoutes } from '../../rest-facade/audit/audit.routes.js';
-import { AuditEntry } from '../../subgraphs/audit/entities/audit-entry.entity.js';
-import { AuditSequence } from '../../subgraphs/audit/entities/audit-sequence.entity.js';
-import { ParkedMessage } from '../../subgraphs/audit/entities/parked-message.entity.js';
+import { AuditEntry } from '../../subgraphs/audit/audit-entry.entity.js';
+import { AuditSequence } from '../../subgraphs/audit/audit-sequence.entity.js';
+import { ParkedMessage } from '../../subgraphs/audit/parked-message.entity.js';
 import { auditSubgraph } from '../../subgraphs/audit/graphql/audit.resolvers.js';
 import { AUDIT_MIGRATIONS } from '../../subgraphs/audit/migrations/index.js';
-import { AUDIT_SCHEMA } from '../../subgraphs/audit/services/audit-entry.repository.js';
-import { AuditService } from '../../subgraphs/audit/services/audit.service.js';
+import { AUDIT_SCHEMA } from '../../subgraphs/audit/audit-entry.repository.js';
+import { AuditService } from '../../subgraphs/audit/audit.service.js';
 import type { PlatformContext, StartedService } from '../platform-context.js';
 import { startService } from '../service-parts.js';
 

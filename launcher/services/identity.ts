@@ -5,7 +5,7 @@ import { AccountClient } from '../../platform/clients/account-client.js';
 import { startServiceHost } from '../../platform/http/service-host.js';
 import { identityRoutes } from '../../rest-facade/identity/identity.routes.js';
 import { refreshCors } from '../../rest-facade/identity/refresh-cors.js';
-import { TokenService } from '../../subgraphs/identity/services/token.service.js';
+import { TokenService } from '../../identity/token.service.js';
 import type { PlatformContext, StartedService } from '../platform-context.js';
 import { startService } from '../service-parts.js';
 

@@ -1,5 +1,5 @@
 import type { Route } from '../../platform/http/route.js';
-import type { AccountServices } from '../../subgraphs/account/services/account-services.js';
+import type { AccountServices } from '../../subgraphs/account/account-services.js';
 import { apiKeyRoutes } from './api-key.routes.js';
 import { groupRoutes } from './group.routes.js';
 import { organizationRoutes } from './organization.routes.js';

@@ -7,9 +7,9 @@ import {
   apiKeyIdParams,
   apiKeyLookupBody,
   apiKeyView,
-} from '../../subgraphs/account/services/api-key.schemas.js';
-import type { ApiKeyService } from '../../subgraphs/account/services/api-key.service.js';
-import { sessionAccountView, userIdParams } from '../../subgraphs/account/services/user.schemas.js';
+} from '../../subgraphs/account/api-keys/api-key.schemas.js';
+import type { ApiKeyService } from '../../subgraphs/account/api-keys/api-key.service.js';
+import { sessionAccountView, userIdParams } from '../../subgraphs/account/users/user.schemas.js';
 
 const tag = 'API keys';
 const apiKeyPage = pageSchema(apiKeyView, 'ApiKeyPage');

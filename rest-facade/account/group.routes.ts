@@ -7,9 +7,9 @@ import {
   groupUpdateBody,
   groupView,
   permissionCatalogueView,
-} from '../../subgraphs/account/services/group.schemas.js';
-import type { GroupService } from '../../subgraphs/account/services/group.service.js';
-import { permissionCatalogue } from '../../subgraphs/account/services/permission-catalogue.js';
+} from '../../subgraphs/account/groups/group.schemas.js';
+import type { GroupService } from '../../subgraphs/account/groups/group.service.js';
+import { permissionCatalogue } from '../../subgraphs/account/groups/permission-catalogue.js';
 
 const tag = 'Groups';
 

@@ -9,8 +9,8 @@ import {
   providerCheckBody,
   providerCheckView,
   signInView,
-} from '../../subgraphs/account/services/organization.schemas.js';
-import type { OrganizationService } from '../../subgraphs/account/services/organization.service.js';
+} from '../../subgraphs/account/organizations/organization.schemas.js';
+import type { OrganizationService } from '../../subgraphs/account/organizations/organization.service.js';
 
 const tag = 'Organizations';
 const idParams = z.object({ id: z.uuid() });

@@ -13,9 +13,9 @@ import {
   userPermissionsView,
   userUpdateBody,
   userView,
-} from '../../subgraphs/account/services/user.schemas.js';
-import type { ProvisioningService } from '../../subgraphs/account/services/provisioning.service.js';
-import type { UserService } from '../../subgraphs/account/services/user.service.js';
+} from '../../subgraphs/account/users/user.schemas.js';
+import type { ProvisioningService } from '../../subgraphs/account/users/provisioning.service.js';
+import type { UserService } from '../../subgraphs/account/users/user.service.js';
 
 const tag = 'Users';
 

@@ -5,7 +5,7 @@ import {
   paymentEventBody,
   SIGNATURE_HEADER,
   type PaymentWebhookService,
-} from '../../subgraphs/account/services/payment-webhook.service.js';
+} from '../../subgraphs/account/credits/payment-webhook.service.js';
 
 /**
  * The body is documented as the provider's event but read by the service only after the signature

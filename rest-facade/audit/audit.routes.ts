@@ -7,8 +7,8 @@ import {
   auditIdParams,
   auditListQuery,
   auditWriteBody,
-} from '../../subgraphs/audit/services/audit.schemas.js';
-import type { AuditService } from '../../subgraphs/audit/services/audit.service.js';
+} from '../../subgraphs/audit/audit.schemas.js';
+import type { AuditService } from '../../subgraphs/audit/audit.service.js';
 
 const tag = 'Audit';
 

@@ -7,8 +7,8 @@ import {
   generateJwtBody,
   keyNameParams,
   refreshJwtBody,
-} from '../../subgraphs/identity/services/identity.schemas.js';
-import type { TokenService } from '../../subgraphs/identity/services/token.service.js';
+} from '../../identity/identity.schemas.js';
+import type { TokenService } from '../../identity/token.service.js';
 import { REFRESH_PATH } from './refresh-cors.js';
 
 export const API_KEY_HEADER = 'x-svc-api';

@@ -1,10 +1,10 @@
 import { createHash, createHmac, randomUUID } from 'node:crypto';
 import type { PermissionName } from '../../platform/permissions/catalogue.js';
-import type { AuditEntryView } from '../../subgraphs/audit/services/audit.schemas.js';
-import type { GroupView } from '../../subgraphs/account/services/group.schemas.js';
-import type { OrganizationView } from '../../subgraphs/account/services/organization.schemas.js';
-import { ORGANIZATION_ADMINISTRATOR_PERMISSIONS } from '../../subgraphs/account/services/organization.service.js';
-import type { UserView } from '../../subgraphs/account/services/user.schemas.js';
+import type { AuditEntryView } from '../../subgraphs/audit/audit.schemas.js';
+import type { GroupView } from '../../subgraphs/account/groups/group.schemas.js';
+import type { OrganizationView } from '../../subgraphs/account/organizations/organization.schemas.js';
+import { ORGANIZATION_ADMINISTRATOR_PERMISSIONS } from '../../subgraphs/account/organizations/organization.service.js';
+import type { UserView } from '../../subgraphs/account/users/user.schemas.js';
 import type { HttpClient, TestResponse } from '../support/http-client.js';
 import { queryDatabase } from '../support/test-database.js';
 import type { TestSystem } from '../support/test-system.js';

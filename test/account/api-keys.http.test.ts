@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { PERMISSION_CATALOGUE, type PermissionName } from '../../platform/permissions/catalogue.js';
-import type { ApiKeyCreatedView, ApiKeyView } from '../../subgraphs/account/services/api-key.schemas.js';
-import type { SessionAccountView, UserView } from '../../subgraphs/account/services/user.schemas.js';
+import type { ApiKeyCreatedView, ApiKeyView } from '../../subgraphs/account/api-keys/api-key.schemas.js';
+import type { SessionAccountView, UserView } from '../../subgraphs/account/users/user.schemas.js';
 import type { HttpClient, TestResponse } from '../support/http-client.js';
 import { eventually } from '../support/eventually.js';
 import { TestClock } from '../support/test-clock.js';

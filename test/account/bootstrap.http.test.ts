@@ -1,8 +1,8 @@
 import { decodeJwt } from 'jose';
-import type { ApiKeyView } from '../../subgraphs/account/services/api-key.schemas.js';
-import type { GroupView } from '../../subgraphs/account/services/group.schemas.js';
-import type { OrganizationView } from '../../subgraphs/account/services/organization.schemas.js';
-import type { UserView } from '../../subgraphs/account/services/user.schemas.js';
+import type { ApiKeyView } from '../../subgraphs/account/api-keys/api-key.schemas.js';
+import type { GroupView } from '../../subgraphs/account/groups/group.schemas.js';
+import type { OrganizationView } from '../../subgraphs/account/organizations/organization.schemas.js';
+import type { UserView } from '../../subgraphs/account/users/user.schemas.js';
 import { PERMISSION_CATALOGUE } from '../../platform/permissions/catalogue.js';
 import { eventually } from '../support/eventually.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';

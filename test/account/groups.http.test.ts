@@ -1,6 +1,6 @@
 import { PERMISSION_CATALOGUE, type PermissionName } from '../../platform/permissions/catalogue.js';
-import type { GroupView } from '../../subgraphs/account/services/group.schemas.js';
-import type { UserView } from '../../subgraphs/account/services/user.schemas.js';
+import type { GroupView } from '../../subgraphs/account/groups/group.schemas.js';
+import type { UserView } from '../../subgraphs/account/users/user.schemas.js';
 import type { HttpClient } from '../support/http-client.js';
 import { eventually } from '../support/eventually.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';

@@ -1,8 +1,8 @@
 import { decodeJwt } from 'jose';
-import type { OrganizationView } from '../../subgraphs/account/services/organization.schemas.js';
-import type { GroupView } from '../../subgraphs/account/services/group.schemas.js';
-import type { UserView } from '../../subgraphs/account/services/user.schemas.js';
-import type { ApiKeyCreatedView } from '../../subgraphs/account/services/api-key.schemas.js';
+import type { OrganizationView } from '../../subgraphs/account/organizations/organization.schemas.js';
+import type { GroupView } from '../../subgraphs/account/groups/group.schemas.js';
+import type { UserView } from '../../subgraphs/account/users/user.schemas.js';
+import type { ApiKeyCreatedView } from '../../subgraphs/account/api-keys/api-key.schemas.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 
 const BOOTSTRAP_KEY = 'bootstrap-key-for-the-journey-test-0123456789';

@@ -2,7 +2,7 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { createServer, type Server } from 'node:net';
 import type { HostResolver } from '../../platform/http/public-address.js';
 import type { PermissionName } from '../../platform/permissions/catalogue.js';
-import type { OrganizationView } from '../../subgraphs/account/services/organization.schemas.js';
+import type { OrganizationView } from '../../subgraphs/account/organizations/organization.schemas.js';
 import type { HttpClient } from '../support/http-client.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 import type { Problem } from '../support/problem.js';

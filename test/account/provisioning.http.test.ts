@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PERMISSION_CATALOGUE } from '../../platform/permissions/catalogue.js';
-import type { OrganizationView } from '../../subgraphs/account/services/organization.schemas.js';
-import type { SessionAccountView, UserView } from '../../subgraphs/account/services/user.schemas.js';
+import type { OrganizationView } from '../../subgraphs/account/organizations/organization.schemas.js';
+import type { SessionAccountView, UserView } from '../../subgraphs/account/users/user.schemas.js';
 import type { HttpClient } from '../support/http-client.js';
 import { eventually } from '../support/eventually.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';

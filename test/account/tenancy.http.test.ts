@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { ApiKeyCreatedView, ApiKeyView } from '../../subgraphs/account/services/api-key.schemas.js';
-import type { GroupView } from '../../subgraphs/account/services/group.schemas.js';
-import type { UserView } from '../../subgraphs/account/services/user.schemas.js';
+import type { ApiKeyCreatedView, ApiKeyView } from '../../subgraphs/account/api-keys/api-key.schemas.js';
+import type { GroupView } from '../../subgraphs/account/groups/group.schemas.js';
+import type { UserView } from '../../subgraphs/account/users/user.schemas.js';
 import type { HttpClient, TestResponse } from '../support/http-client.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 import type { Problem } from '../support/problem.js';

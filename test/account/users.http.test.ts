@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { PermissionName } from '../../platform/permissions/catalogue.js';
-import type { ApiKeyCreatedView } from '../../subgraphs/account/services/api-key.schemas.js';
-import type { GroupView } from '../../subgraphs/account/services/group.schemas.js';
-import type { SessionAccountView, UserView } from '../../subgraphs/account/services/user.schemas.js';
+import type { ApiKeyCreatedView } from '../../subgraphs/account/api-keys/api-key.schemas.js';
+import type { GroupView } from '../../subgraphs/account/groups/group.schemas.js';
+import type { SessionAccountView, UserView } from '../../subgraphs/account/users/user.schemas.js';
 import type { HttpClient } from '../support/http-client.js';
 import { eventually } from '../support/eventually.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { AuditEntryView } from '../../subgraphs/audit/services/audit.schemas.js';
+import type { AuditEntryView } from '../../subgraphs/audit/audit.schemas.js';
 import { GLOBAL_ORGANIZATION_ID } from '../../subgraphs/audit/domain/audit-visibility.js';
 import { MAX_POSTGRES_INTEGER } from '../../platform/db/postgres-integer.js';
-import { AUDIT_STATE_MAX } from '../../subgraphs/audit/services/audit.schemas.js';
+import { AUDIT_STATE_MAX } from '../../subgraphs/audit/audit.schemas.js';
 import type { Problem } from '../support/problem.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 import type { HttpClient } from '../support/http-client.js';

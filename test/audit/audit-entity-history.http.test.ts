@@ -5,7 +5,7 @@ import {
   createOrganization,
   expectStatus,
 } from '../account/account-test-helpers.js';
-import type { AuditEntryView } from '../../subgraphs/audit/services/audit.schemas.js';
+import type { AuditEntryView } from '../../subgraphs/audit/audit.schemas.js';
 import { eventually } from '../support/eventually.js';
 import type { HttpClient } from '../support/http-client.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';

@@ -1,4 +1,4 @@
-import type { AuditEntryView } from '../../subgraphs/audit/services/audit.schemas.js';
+import type { AuditEntryView } from '../../subgraphs/audit/audit.schemas.js';
 import type { HttpClient } from '../support/http-client.js';
 
 export interface Page {

@@ -1,8 +1,8 @@
 import { createHash, createPrivateKey, createPublicKey, randomUUID } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { TokenSigner } from '../../platform/auth/token-signer.js';
-import type { ApiKeyCreatedView } from '../../subgraphs/account/services/api-key.schemas.js';
-import type { UserView } from '../../subgraphs/account/services/user.schemas.js';
+import type { ApiKeyCreatedView } from '../../subgraphs/account/api-keys/api-key.schemas.js';
+import type { UserView } from '../../subgraphs/account/users/user.schemas.js';
 import type { HttpClient } from '../support/http-client.js';
 import { eventually } from '../support/eventually.js';
 import { rsaKeyPair } from '../support/rsa-keys.js';

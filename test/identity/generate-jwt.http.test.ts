@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
-import { ORGANIZATION_ADMINISTRATOR_PERMISSIONS } from '../../subgraphs/account/services/organization.service.js';
-import type { UserView } from '../../subgraphs/account/services/user.schemas.js';
+import { ORGANIZATION_ADMINISTRATOR_PERMISSIONS } from '../../subgraphs/account/organizations/organization.service.js';
+import type { UserView } from '../../subgraphs/account/users/user.schemas.js';
 import { PERMISSION_CATALOGUE } from '../../platform/permissions/catalogue.js';
 import type { HttpClient } from '../support/http-client.js';
 import { storeAccountPatterns } from '../account/account-test-helpers.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { AuditEntryView } from '../../subgraphs/audit/services/audit.schemas.js';
-import type { OrganizationView } from '../../subgraphs/account/services/organization.schemas.js';
+import type { AuditEntryView } from '../../subgraphs/audit/audit.schemas.js';
+import type { OrganizationView } from '../../subgraphs/account/organizations/organization.schemas.js';
 import type { TestResponse } from '../support/http-client.js';
 import type { TestSystem } from '../support/test-system.js';
 

@@ -1,8 +1,8 @@
 import { createPrivateKey, createPublicKey, randomUUID } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { TokenSigner } from '../../platform/auth/token-signer.js';
-import type { GroupView } from '../../subgraphs/account/services/group.schemas.js';
-import type { UserView } from '../../subgraphs/account/services/user.schemas.js';
+import type { GroupView } from '../../subgraphs/account/groups/group.schemas.js';
+import type { UserView } from '../../subgraphs/account/users/user.schemas.js';
 import type { HttpClient } from '../support/http-client.js';
 import { eventually } from '../support/eventually.js';
 import { rsaKeyPair } from '../support/rsa-keys.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AuditEntryView } from '../../subgraphs/audit/services/audit.schemas.js';
+import type { AuditEntryView } from '../../subgraphs/audit/audit.schemas.js';
 import { eventually } from '../support/eventually.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { TestProducer } from '../support/test-producer.js';

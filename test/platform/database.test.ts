@@ -2,7 +2,7 @@ import { isDatabaseReady, openDatabase, type Database } from '../../platform/db/
 import { createLogger } from '../../platform/logging/logger.js';
 import { AUDIT_ENTITIES } from '../../launcher/services/audit.js';
 import { AUDIT_MIGRATIONS } from '../../subgraphs/audit/migrations/index.js';
-import { AUDIT_SCHEMA } from '../../subgraphs/audit/services/audit-entry.repository.js';
+import { AUDIT_SCHEMA } from '../../subgraphs/audit/audit-entry.repository.js';
 import { capturedLogger } from '../support/captured-logger.js';
 import { createTestDatabase, dropTestDatabase, queryDatabase } from '../support/test-database.js';
 

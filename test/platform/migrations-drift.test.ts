@@ -2,10 +2,10 @@ import { openDatabase, type Database } from '../../platform/db/database.js';
 import { createLogger } from '../../platform/logging/logger.js';
 import { ACCOUNT_SCHEMA } from '../../launcher/services/account.js';
 import { AUDIT_ENTITIES } from '../../launcher/services/audit.js';
-import { ACCOUNT_ENTITIES } from '../../subgraphs/account/entities/index.js';
+import { ACCOUNT_ENTITIES } from '../../subgraphs/account/account-entities.js';
 import { ACCOUNT_MIGRATIONS } from '../../subgraphs/account/migrations/index.js';
 import { AUDIT_MIGRATIONS } from '../../subgraphs/audit/migrations/index.js';
-import { AUDIT_SCHEMA } from '../../subgraphs/audit/services/audit-entry.repository.js';
+import { AUDIT_SCHEMA } from '../../subgraphs/audit/audit-entry.repository.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 
 let system: TestSystem;

@@ -5,23 +5,23 @@ import type { GraphQLContext, SubgraphDefinition } from '../../../platform/graph
 import { listQuery } from '../../../platform/http/query-schemas.js';
 import { parseInput } from '../../../platform/http/validation.js';
 import { holds } from '../../../platform/permissions/authorize.js';
-import type { AccountServices } from '../services/account-services.js';
-import { permissionCatalogue } from '../services/permission-catalogue.js';
-import { accountApiKeyParams, apiKeyCreateBody, apiKeyIdParams } from '../services/api-key.schemas.js';
-import { groupBody, groupIdParams, groupMembersBody, groupUpdateBody } from '../services/group.schemas.js';
+import type { AccountServices } from '../account-services.js';
+import { permissionCatalogue } from '../groups/permission-catalogue.js';
+import { accountApiKeyParams, apiKeyCreateBody, apiKeyIdParams } from '../api-keys/api-key.schemas.js';
+import { groupBody, groupIdParams, groupMembersBody, groupUpdateBody } from '../groups/group.schemas.js';
 import {
   organizationBody,
   organizationUpdateBody,
   providerCheckBody,
   type OrganizationView,
-} from '../services/organization.schemas.js';
+} from '../organizations/organization.schemas.js';
 import {
   userCreateBody,
   userGroupsBody,
   userIdParams,
   userUpdateBody,
   type UserView,
-} from '../services/user.schemas.js';
+} from '../users/user.schemas.js';
 import { accountTypeDefs } from './account.typedefs.js';
 
 type Args = Record<string, unknown>;

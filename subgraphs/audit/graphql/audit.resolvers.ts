@@ -7,9 +7,9 @@ import {
   auditIdParams,
   auditListQuery,
   type AuditEntryView,
-} from '../services/audit.schemas.js';
+} from '../audit.schemas.js';
 import { GLOBAL_ORGANIZATION_ID } from '../domain/audit-visibility.js';
-import type { AuditService } from '../services/audit.service.js';
+import type { AuditService } from '../audit.service.js';
 import { auditTypeDefs } from './audit.typedefs.js';
 
 interface ListArgs {

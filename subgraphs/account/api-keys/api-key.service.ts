@@ -14,15 +14,15 @@ import {
   keyHint,
   sameKeyHash,
 } from '../domain/api-keys.js';
-import { Organization } from '../entities/organization.entity.js';
-import { UserApiKey } from '../entities/user-api-key.entity.js';
-import { User } from '../entities/user.entity.js';
-import { permissionsOf } from './account-permissions.js';
-import { readerFor, recordAudit, type AccountDependencies } from './account-dependencies.js';
-import { apiKeyDeletion, apiKeyRecord, apiKeyView } from './account-views.js';
+import { Organization } from '../organizations/organization.entity.js';
+import { UserApiKey } from './user-api-key.entity.js';
+import { User } from '../users/user.entity.js';
+import { permissionsOf } from '../groups/memberships.js';
+import { readerFor, recordAudit, type AccountDependencies } from '../account-dependencies.js';
+import { apiKeyDeletion, apiKeyRecord, apiKeyView } from './api-key.views.js';
 import type { ApiKeyCreateBody, ApiKeyCreatedView, ApiKeyView } from './api-key.schemas.js';
-import type { SessionAccountView } from './user.schemas.js';
-import { findUser } from './user.service.js';
+import type { SessionAccountView } from '../users/user.schemas.js';
+import { findUser } from '../users/user.service.js';
 
 const KEY_NOT_FOUND = 'No such API key.';
 

@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { tenantFilter } from '../../../platform/db/tenancy.js';
-import { Organization } from './organization.entity.js';
+import { Organization } from '../organizations/organization.entity.js';
 
 /** A person or a service account of one organization. */
 export const User = defineEntity({

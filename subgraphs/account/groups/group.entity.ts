@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { tenantFilter } from '../../../platform/db/tenancy.js';
-import { Organization } from './organization.entity.js';
+import { Organization } from '../organizations/organization.entity.js';
 
 /**
  * A set of permissions given to its members. `variableSetIds` restricts the group's

@@ -2,8 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { withConstraintErrors } from '../../../platform/db/database-errors.js';
 import { BadRequestError } from '../../../platform/errors/domain-errors.js';
 import { effectivePermissions, type EffectivePermissions } from '../domain/effective-permissions.js';
-import { GroupMember } from '../entities/group-member.entity.js';
-import { Group } from '../entities/group.entity.js';
+import { GroupMember } from './group-member.entity.js';
+import { Group } from './group.entity.js';
 
 /** The permissions an account holds through its groups, read with `em`'s organization scope. */
 export async function permissionsOf(em: EntityManager, userId: string): Promise<EffectivePermissions> {

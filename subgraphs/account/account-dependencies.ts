@@ -1,12 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AuditLog, AuditRecord } from '../../../platform/audit-log/audit-log.js';
-import type { Caller } from '../../../platform/auth/caller.js';
-import type { Settings } from '../../../platform/config/settings.js';
-import type { Database } from '../../../platform/db/database.js';
-import { scopeToOrganization } from '../../../platform/db/tenancy.js';
-import type { Logger } from '../../../platform/logging/logger.js';
-import type { OutboxWriter, TransactionRunner } from '../../../platform/outbox/transaction-runner.js';
-import type { Clock } from '../../../platform/time/clock.js';
+import type { AuditLog, AuditRecord } from '../../platform/audit-log/audit-log.js';
+import type { Caller } from '../../platform/auth/caller.js';
+import type { Settings } from '../../platform/config/settings.js';
+import type { Database } from '../../platform/db/database.js';
+import { scopeToOrganization } from '../../platform/db/tenancy.js';
+import type { Logger } from '../../platform/logging/logger.js';
+import type { OutboxWriter, TransactionRunner } from '../../platform/outbox/transaction-runner.js';
+import type { Clock } from '../../platform/time/clock.js';
 
 /** What the account services share. */
 export interface AccountDependencies {

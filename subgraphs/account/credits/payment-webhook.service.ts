@@ -3,9 +3,9 @@ import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { z } from 'zod';
 import { ServiceUnavailableError, UnauthorizedError } from '../../../platform/errors/domain-errors.js';
 import { parseInput } from '../../../platform/http/validation.js';
-import { Organization } from '../entities/organization.entity.js';
-import { PaymentEvent } from '../entities/payment-event.entity.js';
-import type { AccountDependencies } from './account-dependencies.js';
+import { Organization } from '../organizations/organization.entity.js';
+import { PaymentEvent } from './payment-event.entity.js';
+import type { AccountDependencies } from '../account-dependencies.js';
 
 export const SIGNATURE_HEADER = 'x-svc-webhook-signature';
 

@@ -1,12 +1,12 @@
 import { createHash, generateKeyPair } from 'node:crypto';
 import { promisify } from 'node:util';
 import { exportJWK } from 'jose';
-import type { DirectAuditPublisher } from '../../../platform/audit-log/direct-audit-publisher.js';
-import type { AccountClient, SessionAccount } from '../../../platform/clients/account-client.js';
-import type { Settings } from '../../../platform/config/settings.js';
-import type { TokenSigner } from '../../../platform/auth/token-signer.js';
-import type { TokenVerifier } from '../../../platform/auth/token-verifier.js';
-import type { SessionClaims } from '../../../platform/auth/session-claims.js';
+import type { DirectAuditPublisher } from '../platform/audit-log/direct-audit-publisher.js';
+import type { AccountClient, SessionAccount } from '../platform/clients/account-client.js';
+import type { Settings } from '../platform/config/settings.js';
+import type { TokenSigner } from '../platform/auth/token-signer.js';
+import type { TokenVerifier } from '../platform/auth/token-verifier.js';
+import type { SessionClaims } from '../platform/auth/session-claims.js';
 import {
   DomainError,
   ForbiddenError,
@@ -14,10 +14,10 @@ import {
   NotFoundError,
   ServiceUnavailableError,
   UnauthorizedError,
-} from '../../../platform/errors/domain-errors.js';
-import { ConcurrencyLimit } from '../../../platform/limits/concurrency-limit.js';
-import type { Logger } from '../../../platform/logging/logger.js';
-import type { Clock } from '../../../platform/time/clock.js';
+} from '../platform/errors/domain-errors.js';
+import { ConcurrencyLimit } from '../platform/limits/concurrency-limit.js';
+import type { Logger } from '../platform/logging/logger.js';
+import type { Clock } from '../platform/time/clock.js';
 import type { GeneratedKeyView, GenerateJwtBody, RefreshJwtBody } from './identity.schemas.js';
 
 export interface IdentityDependencies {

@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { tenantFilter } from '../../../platform/db/tenancy.js';
-import { User } from './user.entity.js';
+import { User } from '../users/user.entity.js';
 
 /**
  * An API key of an account. Only the SHA-256 of the key is kept (keys are long random

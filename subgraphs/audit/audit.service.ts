@@ -1,20 +1,20 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import type { Caller } from '../../../platform/auth/caller.js';
-import type { AuditMessage } from '../../../platform/audit-log/audit-message.js';
-import type { Database } from '../../../platform/db/database.js';
-import { DomainError, NotFoundError, UnauthorizedError } from '../../../platform/errors/domain-errors.js';
-import type { Page } from '../../../platform/http/query-schemas.js';
-import { requirePermission } from '../../../platform/permissions/authorize.js';
-import type { Logger } from '../../../platform/logging/logger.js';
-import type { QueueMessage } from '../../../platform/queue/queue.js';
-import type { Clock } from '../../../platform/time/clock.js';
-import type { AuditCondition } from '../domain/audit-fields.js';
-import { MAX_WRITER_NUMBER } from '../domain/audit-versions.js';
-import { GLOBAL_ORGANIZATION_ID, listScope, mayReadState } from '../domain/audit-visibility.js';
-import { AuditEntry } from '../entities/audit-entry.entity.js';
-import { ParkedMessage } from '../entities/parked-message.entity.js';
+import type { Caller } from '../../platform/auth/caller.js';
+import type { AuditMessage } from '../../platform/audit-log/audit-message.js';
+import type { Database } from '../../platform/db/database.js';
+import { DomainError, NotFoundError, UnauthorizedError } from '../../platform/errors/domain-errors.js';
+import type { Page } from '../../platform/http/query-schemas.js';
+import { requirePermission } from '../../platform/permissions/authorize.js';
+import type { Logger } from '../../platform/logging/logger.js';
+import type { QueueMessage } from '../../platform/queue/queue.js';
+import type { Clock } from '../../platform/time/clock.js';
+import type { AuditCondition } from './domain/audit-fields.js';
+import { MAX_WRITER_NUMBER } from './domain/audit-versions.js';
+import { GLOBAL_ORGANIZATION_ID, listScope, mayReadState } from './domain/audit-visibility.js';
+import { AuditEntry } from './audit-entry.entity.js';
+import { ParkedMessage } from './parked-message.entity.js';
 import { AUDIT_SCHEMA, AuditEntryRepository } from './audit-entry.repository.js';
 import {
   AUDIT_TEXT_MAX,

@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { Organization } from './organization.entity.js';
+import { Organization } from '../organizations/organization.entity.js';
 
 /** A credits-spent message already counted, kept so a redelivery never counts twice. */
 export const CreditSpend = defineEntity({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanInput, integerInput, MAX_TAKE, pageSchema } from '../../../platform/http/query-schemas.js';
+import { booleanInput, integerInput, MAX_TAKE, pageSchema } from '../../platform/http/query-schemas.js';
 import {
   AUDIT_FIELDS,
   AUDIT_OPERATORS,
@@ -7,8 +7,8 @@ import {
   auditOperatorNamed,
   conditionText,
   type AuditCondition,
-} from '../domain/audit-fields.js';
-import { MAX_AUDIT_NUMBER, MAX_WRITER_NUMBER } from '../domain/audit-versions.js';
+} from './domain/audit-fields.js';
+import { MAX_AUDIT_NUMBER, MAX_WRITER_NUMBER } from './domain/audit-versions.js';
 
 const fieldName = z.string().transform((name, ctx) => {
   const field = auditFieldNamed(name);

@@ -12,22 +12,23 @@ import {
 } from '../../../platform/errors/domain-errors.js';
 import type { ListQuery, Page } from '../../../platform/http/query-schemas.js';
 import { holds, requireCaller, requirePermission } from '../../../platform/permissions/authorize.js';
-import { GroupMember } from '../entities/group-member.entity.js';
-import { Group } from '../entities/group.entity.js';
-import { Organization } from '../entities/organization.entity.js';
-import { UserApiKey } from '../entities/user-api-key.entity.js';
-import { UserIdentity } from '../entities/user-identity.entity.js';
-import { User } from '../entities/user.entity.js';
+import { GroupMember } from '../groups/group-member.entity.js';
+import { Group } from '../groups/group.entity.js';
+import { Organization } from '../organizations/organization.entity.js';
+import { UserApiKey } from '../api-keys/user-api-key.entity.js';
+import { UserIdentity } from './user-identity.entity.js';
+import { User } from './user.entity.js';
 import {
   GROUPS_NAMED,
   groupsOf,
   permissionsOf,
   replaceMemberships,
   unknownMembers,
-} from './account-permissions.js';
-import { readerFor, recordAudit, type AccountDependencies } from './account-dependencies.js';
-import { apiKeyDeletion, userView } from './account-views.js';
-import { findForVersionCheck } from './row-locks.js';
+} from '../groups/memberships.js';
+import { readerFor, recordAudit, type AccountDependencies } from '../account-dependencies.js';
+import { apiKeyDeletion } from '../api-keys/api-key.views.js';
+import { userView } from './user.views.js';
+import { findForVersionCheck } from '../../../platform/db/row-locks.js';
 import type { UserCreateBody, UserPermissionsView, UserUpdateBody, UserView } from './user.schemas.js';
 
 const duplicateEmail = 'Another account of this organization has this email address.';

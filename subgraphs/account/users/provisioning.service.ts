@@ -5,15 +5,15 @@ import { ForbiddenError, NotFoundError } from '../../../platform/errors/domain-e
 import type { OutboxWriter } from '../../../platform/outbox/transaction-runner.js';
 import { mayCreateAccount } from '../domain/account-patterns.js';
 import { isProfileImage } from '../domain/profile-image.js';
-import { GroupMember } from '../entities/group-member.entity.js';
-import { Group } from '../entities/group.entity.js';
-import { Organization } from '../entities/organization.entity.js';
-import { UserIdentity } from '../entities/user-identity.entity.js';
-import { User } from '../entities/user.entity.js';
-import { permissionsOf } from './account-permissions.js';
-import type { AccountDependencies } from './account-dependencies.js';
-import { findForVersionCheck } from './row-locks.js';
-import { ADMINISTRATORS_GROUP } from './organization.service.js';
+import { GroupMember } from '../groups/group-member.entity.js';
+import { Group } from '../groups/group.entity.js';
+import { Organization } from '../organizations/organization.entity.js';
+import { UserIdentity } from './user-identity.entity.js';
+import { User } from './user.entity.js';
+import { permissionsOf } from '../groups/memberships.js';
+import type { AccountDependencies } from '../account-dependencies.js';
+import { findForVersionCheck } from '../../../platform/db/row-locks.js';
+import { ADMINISTRATORS_GROUP } from '../organizations/organization.service.js';
 import type { ProvisionBody, SessionAccountView } from './user.schemas.js';
 import { userViews } from './user.service.js';
 

@@ -1,7 +1,7 @@
 import { ForeignKeyConstraintViolationException } from '@mikro-orm/core';
 import { z } from 'zod';
 import { PermanentMessageError, type QueueMessage } from '../../../platform/queue/queue.js';
-import type { AccountDependencies } from './account-dependencies.js';
+import type { AccountDependencies } from '../account-dependencies.js';
 
 /** A message of the `credits-spent` queue (spec section 6): who spent, and how much. */
 const creditsSpentMessage = z.object({

@@ -1,7 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { tenantFilter } from '../../../platform/db/tenancy.js';
 import { Group } from './group.entity.js';
-import { User } from './user.entity.js';
+import { User } from '../users/user.entity.js';
 
 /** A user's membership of a group; both belong to the same organization. */
 export const GroupMember = defineEntity({

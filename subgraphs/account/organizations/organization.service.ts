@@ -15,12 +15,14 @@ import { holds, requireCaller, requirePermission } from '../../../platform/permi
 import { PERMISSION_CATALOGUE } from '../../../platform/permissions/catalogue.js';
 import { filterCustomCss } from '../domain/custom-css.js';
 import { totalCredits } from '../domain/credits.js';
-import { Group } from '../entities/group.entity.js';
-import { Organization, type StoredIdentityProvider } from '../entities/organization.entity.js';
-import { UserApiKey } from '../entities/user-api-key.entity.js';
-import { User } from '../entities/user.entity.js';
-import { recordAudit, type AccountDependencies } from './account-dependencies.js';
-import { apiKeyDeletion, groupView, organizationView, signInView } from './account-views.js';
+import { Group } from '../groups/group.entity.js';
+import { Organization, type StoredIdentityProvider } from './organization.entity.js';
+import { UserApiKey } from '../api-keys/user-api-key.entity.js';
+import { User } from '../users/user.entity.js';
+import { recordAudit, type AccountDependencies } from '../account-dependencies.js';
+import { apiKeyDeletion } from '../api-keys/api-key.views.js';
+import { groupView } from '../groups/group.views.js';
+import { organizationView, signInView } from './organization.views.js';
 import type { ProviderCheckInput, ProviderCheckResult } from './identity-provider-check.js';
 import type {
   OrganizationBody,
@@ -29,9 +31,9 @@ import type {
   ProviderCheckBody,
   SignInView,
 } from './organization.schemas.js';
-import { lockForNoKeyUpdate, findForVersionCheck } from './row-locks.js';
-import { groupViews } from './group.service.js';
-import { userViews } from './user.service.js';
+import { lockForNoKeyUpdate, findForVersionCheck } from '../../../platform/db/row-locks.js';
+import { groupViews } from '../groups/group.service.js';
+import { userViews } from '../users/user.service.js';
 
 /**
  * Locks, before anything is read, what deleting organization `id` (locked already) removes with

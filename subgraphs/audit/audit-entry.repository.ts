@@ -1,9 +1,9 @@
 import { IsolationLevel } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AuditCondition, AuditField } from '../domain/audit-fields.js';
-import { givenId, nextId, nextVersion } from '../domain/audit-versions.js';
-import type { AuditScope } from '../domain/audit-visibility.js';
-import { AuditEntry } from '../entities/audit-entry.entity.js';
+import type { AuditCondition, AuditField } from './domain/audit-fields.js';
+import { givenId, nextId, nextVersion } from './domain/audit-versions.js';
+import type { AuditScope } from './domain/audit-visibility.js';
+import { AuditEntry } from './audit-entry.entity.js';
 
 export const AUDIT_SCHEMA = 'audit';
 

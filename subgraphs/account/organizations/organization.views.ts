@@ -1,0 +1,54 @@
+import type { Settings } from '../../../platform/config/settings.js';
+import { totalCredits } from '../domain/credits.js';
+import type { Organization } from './organization.entity.js';
+import { LOGO_CONTENT_TYPES, type OrganizationView, type SignInView } from './organization.schemas.js';
+
+/** An organization as the global endpoints answer it: never a client secret. */
+export function organizationView(organization: Organization, credits: Settings['credits']): OrganizationView {
+  return {
+    id: organization.id,
+    name: organization.name,
+    active: organization.active,
+    accountPatterns: organization.accountPatterns,
+    adminEmails: organization.adminEmails,
+    additionalCredits: organization.additionalCredits,
+    usedCredits: organization.usedCredits,
+    totalCredits: totalCredits(organization, credits),
+    pricingBand: organization.pricingBand ?? null,
+    providers: organization.providers.map((p) => ({
+      provider: p.provider,
+      clientId: p.clientId,
+      tenantId: p.tenantId,
+      hasClientSecret: Boolean(p.clientSecret),
+    })),
+    logo: organization.logo ?? null,
+    logoContentType: organization.logoContentType ?? null,
+    customCss: organization.customCss ?? null,
+    version: organization.version,
+    createdAt: organization.createdAt.toISOString(),
+    updatedAt: organization.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * The sign-in details a login page needs (spec section 2). A logo whose type is not on today's
+ * list (an SVG saved before SVG was refused) is left out (null): the anonymous page never gets
+ * an image it would have to sanitise. The global endpoints still show it, to be replaced.
+ */
+export function signInView(organization: Organization): SignInView {
+  const servable = (LOGO_CONTENT_TYPES as readonly (string | null | undefined)[]).includes(
+    organization.logoContentType,
+  );
+  return {
+    id: organization.id,
+    name: organization.name,
+    logo: servable ? (organization.logo ?? null) : null,
+    logoContentType: servable ? (organization.logoContentType ?? null) : null,
+    customCss: organization.customCss ?? null,
+    providers: organization.providers.map((p) => ({
+      provider: p.provider,
+      clientId: p.clientId,
+      tenantId: p.tenantId,
+    })),
+  };
+}
