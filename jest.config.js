@@ -13,4 +13,6 @@ export default {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 60000,
+  // Test files wait on PostgreSQL, NATS and HTTP more than they compute: one per core, not one fewer.
+  maxWorkers: '100%',
 };

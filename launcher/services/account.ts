@@ -1,4 +1,5 @@
 import { AuditLog } from '../../platform/audit-log/audit-log.js';
+import { AuditedWrites } from '../../platform/db/audited-writes.js';
 import { isDatabaseReady, openDatabase } from '../../platform/db/database.js';
 import { startServiceHost } from '../../platform/http/service-host.js';
 import { createOutbox } from '../../platform/outbox/outbox.js';
@@ -47,10 +48,12 @@ export function startAccountService(platform: PlatformContext): Promise<StartedS
       (database) => database.close(),
     );
     const outbox = parts.add(createOutbox(orm, queue, clock, logger), ({ relay }) => relay.stop());
+    const auditLog = new AuditLog(clock);
     const deps: AccountDependencies = {
       orm,
       transactions: outbox.transactions,
-      auditLog: new AuditLog(clock),
+      auditLog,
+      writes: new AuditedWrites({ clock, auditLog }),
       clock,
       logger,
       credits: settings.credits,

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AuditLog, AuditRecord } from '../../platform/audit-log/audit-log.js';
 import type { Caller } from '../../platform/auth/caller.js';
 import type { Settings } from '../../platform/config/settings.js';
+import type { AuditedWrites } from '../../platform/db/audited-writes.js';
 import type { Database } from '../../platform/db/database.js';
 import { scopeToOrganization } from '../../platform/db/tenancy.js';
 import type { Logger } from '../../platform/logging/logger.js';
@@ -13,6 +14,8 @@ export interface AccountDependencies {
   orm: Database;
   transactions: TransactionRunner;
   auditLog: AuditLog;
+  /** Every create, update and delete of an organization, account or group. */
+  writes: AuditedWrites;
   clock: Clock;
   logger: Logger;
   credits: Settings['credits'];

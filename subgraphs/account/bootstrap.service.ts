@@ -3,7 +3,8 @@ import { raw, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { SettingsError } from '../../platform/config/settings.js';
 import { scopeToOrganization } from '../../platform/db/tenancy.js';
-import type { OutboxWriter } from '../../platform/outbox/transaction-runner.js';
+import type { AuditAuthor } from '../../platform/audit-log/audit-log.js';
+import type { OutboxWriter, Transaction } from '../../platform/outbox/transaction-runner.js';
 import { PERMISSION_CATALOGUE } from '../../platform/permissions/catalogue.js';
 import { hashApiKey, keyHashPrefix, keyHint } from './domain/api-keys.js';
 import { GroupMember } from './groups/group-member.entity.js';
@@ -13,14 +14,15 @@ import { UserApiKey } from './api-keys/user-api-key.entity.js';
 import { User } from './users/user.entity.js';
 import type { AccountDependencies } from './account-dependencies.js';
 import { apiKeyDeletion, apiKeyRecord } from './api-keys/api-key.views.js';
-import { groupView } from './groups/group.views.js';
-import { organizationView } from './organizations/organization.views.js';
-import { userView } from './users/user.views.js';
-import { groupViews } from './groups/group.service.js';
+import { GROUPS } from './groups/group.views.js';
+import { organizationKind } from './organizations/organization.views.js';
+import { USERS } from './users/user.views.js';
 
 export const SYSTEM_ORGANIZATION = 'System';
 export const SYSTEM_ADMINISTRATORS_GROUP = 'System administrators';
 export const BOOTSTRAP_ACCOUNT_EMAIL = 'bootstrap@system.invalid';
+
+const NOBODY: AuditAuthor = { organizationId: null, accountId: null };
 
 /**
  * The first administrator (CONTRACT section 2): with SVC_BOOTSTRAP_API_KEY set, the
@@ -43,12 +45,13 @@ export class BootstrapService {
   }
 
   private async ensure(apiKey: string): Promise<void> {
-    await this.deps.transactions.run(async ({ em, outbox }) => {
+    await this.deps.transactions.run(async (tx) => {
+      const { em, outbox } = tx;
       await this.takeTurn(em);
-      const organization = await this.organization(em, outbox);
+      const organization = await this.organization(tx);
       scopeToOrganization(em, organization.id);
-      const group = await this.group(em, outbox, organization.id);
-      const user = await this.account(em, outbox, organization.id);
+      const group = await this.group(tx, organization.id);
+      const user = await this.account(tx, organization.id);
       if (!(await em.findOne(GroupMember, { groupId: group.id, userId: user.id }))) {
         em.create(GroupMember, { groupId: group.id, userId: user.id, organizationId: organization.id });
       }
@@ -68,15 +71,17 @@ export class BootstrapService {
     this.deps.auditLog.record(outbox, this.author(key.organizationId), deletion);
   }
 
-  private author(organizationId: string) {
+  /** The start writes as nobody signed in, in the organization it writes to. */
+  private author(organizationId: string): AuditAuthor {
     return { organizationId, accountId: null };
   }
 
-  private async organization(em: EntityManager, outbox: OutboxWriter): Promise<Organization> {
-    const found = await em.findOne(Organization, { [raw('lower(name)')]: SYSTEM_ORGANIZATION.toLowerCase() });
+  private async organization(tx: Transaction): Promise<Organization> {
+    const found = await tx.em.findOne(Organization, {
+      [raw('lower(name)')]: SYSTEM_ORGANIZATION.toLowerCase(),
+    });
     if (found) return found;
-    const now = this.deps.clock.now();
-    const organization = em.create(Organization, {
+    const fields = {
       id: randomUUID(),
       name: SYSTEM_ORGANIZATION,
       active: true,
@@ -89,99 +94,50 @@ export class BootstrapService {
       logo: null,
       logoContentType: null,
       customCss: null,
-      version: 1,
-      createdAt: now,
-      updatedAt: now,
-      createdById: null,
-      updatedById: null,
+    };
+    const created = await this.deps.writes.create(tx, NOBODY, organizationKind(this.deps.credits), fields, {
+      author: (organization) => this.author(organization.id),
     });
-    await em.flush();
-    this.deps.auditLog.record(outbox, this.author(organization.id), {
-      entryType: 'Organization',
-      entityName: 'Organization',
-      entityId: organization.id,
-      version: 1,
-      change: { action: 'Create', after: organizationView(organization, this.deps.credits) },
-    });
-    return organization;
+    return created.row;
   }
 
   /** The group holds every permission of the catalogue, including ones added since it was made. */
-  private async group(em: EntityManager, outbox: OutboxWriter, organizationId: string): Promise<Group> {
+  private async group(tx: Transaction, organizationId: string): Promise<Group> {
     const everything = PERMISSION_CATALOGUE.map((p) => p.name);
-    const now = this.deps.clock.now();
-    const found = await em.findOne(Group, {
+    const found = await tx.em.findOne(Group, {
       [raw('lower(name)')]: SYSTEM_ADMINISTRATORS_GROUP.toLowerCase(),
     });
     if (found) {
-      if (everything.every((name) => found.permissions.includes(name)) && found.variableSetIds.length === 0)
-        return found;
-      const [before] = await groupViews(em, [found]);
-      em.assign(found, {
-        permissions: everything,
-        variableSetIds: [],
-        version: found.version + 1,
-        updatedAt: now,
-      });
-      await em.flush();
-      this.deps.auditLog.record(outbox, this.author(organizationId), {
-        entryType: 'Group',
-        entityName: 'Group',
-        entityId: found.id,
-        version: found.version,
-        change: { action: 'Update', before: before!, after: (await groupViews(em, [found]))[0]! },
+      await this.deps.writes.updateLocked(tx, this.author(organizationId), GROUPS, found, {
+        change: (group) =>
+          everything.every((name) => group.permissions.includes(name)) && group.variableSetIds.length === 0
+            ? undefined
+            : { permissions: everything, variableSetIds: [] },
       });
       return found;
     }
-    const group = em.create(Group, {
+    const created = await this.deps.writes.create(tx, this.author(organizationId), GROUPS, {
       organizationId,
       name: SYSTEM_ADMINISTRATORS_GROUP,
       description: 'Every permission, global ones included. Holds the bootstrap account.',
       permissions: everything,
       variableSetIds: [],
-      version: 1,
-      createdAt: now,
-      updatedAt: now,
-      createdById: null,
-      updatedById: null,
     });
-    await em.flush();
-    this.deps.auditLog.record(outbox, this.author(organizationId), {
-      entryType: 'Group',
-      entityName: 'Group',
-      entityId: group.id,
-      version: 1,
-      change: { action: 'Create', after: groupView(group, []) },
-    });
-    return group;
+    return created.row;
   }
 
-  private async account(em: EntityManager, outbox: OutboxWriter, organizationId: string): Promise<User> {
-    const found = await em.findOne(User, { [raw('lower(email)')]: BOOTSTRAP_ACCOUNT_EMAIL });
+  private async account(tx: Transaction, organizationId: string): Promise<User> {
+    const found = await tx.em.findOne(User, { [raw('lower(email)')]: BOOTSTRAP_ACCOUNT_EMAIL });
     if (found) return found;
-    const now = this.deps.clock.now();
-    const user = em.create(User, {
+    const created = await this.deps.writes.create(tx, this.author(organizationId), USERS, {
       id: randomUUID(),
       organizationId,
       name: 'bootstrap',
       email: BOOTSTRAP_ACCOUNT_EMAIL,
       serviceAccount: true,
       profileImage: null,
-      version: 1,
-      createdAt: now,
-      updatedAt: now,
-      createdById: null,
-      updatedById: null,
     });
-    await em.flush();
-    this.deps.auditLog.record(outbox, this.author(organizationId), {
-      entryType: 'User',
-      entityName: 'User',
-      entityId: user.id,
-      version: 1,
-      change: { action: 'Create', after: userView(user, [], []) },
-    });
-    return user;
+    return created.row;
   }
 
   private async key(em: EntityManager, outbox: OutboxWriter, user: User, apiKey: string): Promise<void> {

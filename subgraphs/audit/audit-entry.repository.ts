@@ -4,6 +4,8 @@ import type { AuditCondition, AuditField } from './domain/audit-fields.js';
 import { givenId, nextId, nextVersion } from './domain/audit-versions.js';
 import type { AuditScope } from './domain/audit-visibility.js';
 import { AuditEntry } from './audit-entry.entity.js';
+import { AuditSequence } from './audit-sequence.entity.js';
+import { OrganizationRows } from '../../platform/db/organization-rows.js';
 
 export const AUDIT_SCHEMA = 'audit';
 
@@ -142,10 +144,13 @@ export class AuditEntryRepository {
     choice: IdChoice,
     requestedVersion: number | undefined,
   ): Promise<AuditEntry> {
-    const lastId = await this.lockSequence(em, entry.organizationId);
-    const { id, isNew } = await this.chooseId(em, entry, choice, lastId);
-    if (id > lastId) await this.moveSequence(em, entry.organizationId, id);
-    const highestStored = isNew ? undefined : await this.highestVersion(em, entry.organizationId, id);
+    const rows = new OrganizationRows(em, entry.organizationId);
+    const lastId = await this.lockSequence(rows);
+    const { id, isNew } = await this.chooseId(rows, entry, choice, lastId);
+    // Moved up to an id just taken, so a later omitted id never lands on it.
+    if (id > lastId)
+      await em.nativeUpdate(AuditSequence, { organizationId: entry.organizationId }, { lastId: id });
+    const highestStored = isNew ? undefined : await this.highestVersion(rows, id);
     const stored = em.create(AuditEntry, {
       ...entry,
       id,
@@ -156,13 +161,13 @@ export class AuditEntryRepository {
   }
 
   private async chooseId(
-    em: EntityManager,
+    rows: OrganizationRows,
     entry: NewAuditEntry,
     choice: IdChoice,
     lastId: number,
   ): Promise<{ id: number; isNew: boolean }> {
     if (choice.kind === 'given') return { id: givenId(choice.id, lastId), isNew: choice.id > lastId };
-    const shared = choice.kind === 'entity' ? await this.entityEntryId(em, entry) : undefined;
+    const shared = choice.kind === 'entity' ? await this.entityEntryId(rows, entry) : undefined;
     return shared === undefined ? { id: nextId(lastId), isNew: true } : { id: shared, isNew: false };
   }
 
@@ -171,43 +176,30 @@ export class AuditEntryRepository {
    * at 0 if it has none yet). One statement: the update that changes nothing takes the row lock
    * whether the row was there or just made.
    */
-  private async lockSequence(em: EntityManager, organizationId: string): Promise<number> {
-    const [row] = await em.execute<{ last_id: string }[]>(
+  private async lockSequence(rows: OrganizationRows): Promise<number> {
+    const [row] = await rows.query<{ last_id: string }>(
       `insert into ${this.sequenceTable} as counter (organization_id, last_id) values (?, 0)
        on conflict (organization_id) do update set last_id = counter.last_id
        returning last_id`,
-      [organizationId],
     );
     return Number(row!.last_id);
   }
 
-  /** Moves the counter up to an id just taken, so a later omitted id never lands on it. */
-  private async moveSequence(em: EntityManager, organizationId: string, lastId: number): Promise<void> {
-    await em.execute(`update ${this.sequenceTable} set last_id = ? where organization_id = ?`, [
-      lastId,
-      organizationId,
-    ]);
-  }
-
   /** The id the entity's entries in this organization already share (the first, should there be several). */
-  private async entityEntryId(em: EntityManager, entry: NewAuditEntry): Promise<number | undefined> {
-    const [row] = await em.execute<{ id: string }[]>(
+  private async entityEntryId(rows: OrganizationRows, entry: NewAuditEntry): Promise<number | undefined> {
+    const [row] = await rows.query<{ id: string }>(
       `select id from ${this.entryTable}
        where organization_id = ? and entry_type = ? and entity_id = ? and entity_name = ?
        order by id limit 1`,
-      [entry.organizationId, entry.entryType, entry.entityId, entry.entityName],
+      [entry.entryType, entry.entityId, entry.entityName],
     );
     return row === undefined ? undefined : Number(row.id);
   }
 
-  private async highestVersion(
-    em: EntityManager,
-    organizationId: string,
-    id: number,
-  ): Promise<number | undefined> {
-    const [row] = await em.execute<{ highest: string | null }[]>(
+  private async highestVersion(rows: OrganizationRows, id: number): Promise<number | undefined> {
+    const [row] = await rows.query<{ highest: string | null }>(
       `select max(version) as highest from ${this.entryTable} where organization_id = ? and id = ?`,
-      [organizationId, id],
+      [id],
     );
     return row?.highest == null ? undefined : Number(row.highest);
   }

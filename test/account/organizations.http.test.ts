@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { PERMISSION_CATALOGUE } from '../../platform/permissions/catalogue.js';
-import type { OrganizationView, SignInView } from '../../subgraphs/account/organizations/organization.schemas.js';
+import type {
+  OrganizationView,
+  SignInView,
+} from '../../subgraphs/account/organizations/organization.schemas.js';
 import type { ApiKeyCreatedView } from '../../subgraphs/account/api-keys/api-key.schemas.js';
 import type { GroupView } from '../../subgraphs/account/groups/group.schemas.js';
 import type { UserView } from '../../subgraphs/account/users/user.schemas.js';

@@ -15,7 +15,7 @@ const creditsSpentMessage = z.object({
  * as the addition, so a redelivered message finds it and adds nothing.
  */
 export class CreditSpendService {
-  constructor(private readonly deps: AccountDependencies) {}
+  constructor(private readonly deps: Pick<AccountDependencies, 'orm' | 'clock'>) {}
 
   async record(message: QueueMessage): Promise<void> {
     const parsed = creditsSpentMessage.safeParse(message.data);

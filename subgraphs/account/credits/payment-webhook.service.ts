@@ -1,9 +1,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { z } from 'zod';
 import { ServiceUnavailableError, UnauthorizedError } from '../../../platform/errors/domain-errors.js';
+import { findForVersionCheck } from '../../../platform/db/row-locks.js';
 import { parseInput } from '../../../platform/http/validation.js';
 import { Organization } from '../organizations/organization.entity.js';
+import { organizationKind } from '../organizations/organization.views.js';
 import { PaymentEvent } from './payment-event.entity.js';
 import type { AccountDependencies } from '../account-dependencies.js';
 
@@ -65,13 +67,11 @@ export class PaymentWebhookService {
     const organizationId = organizationOf(event);
     const handled = event.event_type === RENEWAL || LAPSES.has(event.event_type);
     try {
-      return await this.deps.transactions.run(async ({ em, outbox }) => {
+      return await this.deps.transactions.run(async (tx) => {
         const organization =
-          handled && organizationId
-            ? await em.findOne(Organization, { id: organizationId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
-            : null;
+          handled && organizationId ? await findForVersionCheck(tx.em, Organization, organizationId) : null;
         const outcome: PaymentOutcome = organization ? 'applied' : 'ignored';
-        em.create(PaymentEvent, {
+        tx.em.create(PaymentEvent, {
           eventId: event.id,
           eventType: event.event_type,
           organizationId: organization?.id ?? null,
@@ -79,37 +79,21 @@ export class PaymentWebhookService {
           receivedAt: this.deps.clock.now(),
         });
         if (organization) {
-          const before = {
-            usedCredits: organization.usedCredits,
-            pricingBand: organization.pricingBand ?? null,
-          };
-          if (event.event_type === RENEWAL) organization.usedCredits = 0;
-          else organization.pricingBand = null;
-          organization.version += 1;
-          organization.updatedAt = this.deps.clock.now();
-          this.deps.auditLog.record(
-            outbox,
-            { organizationId: organization.id, accountId: null },
+          // The provider writes: nobody of the organization is signed in.
+          const provider = { organizationId: organization.id, accountId: null };
+          await this.deps.writes.updateLocked(
+            tx,
+            provider,
+            organizationKind(this.deps.credits),
+            organization,
             {
-              entryType: 'Organization',
-              entityName: 'Organization',
-              entityId: organization.id,
-              version: organization.version,
-              change: {
-                action: 'Update',
-                before,
-                after: {
-                  usedCredits: organization.usedCredits,
-                  pricingBand: organization.pricingBand ?? null,
-                  paymentEvent: event.id,
-                },
-              },
+              change: () => (event.event_type === RENEWAL ? { usedCredits: 0 } : { pricingBand: null }),
             },
           );
         } else {
           this.deps.logger.info({ eventId: event.id, eventType: event.event_type }, 'payment event ignored');
         }
-        await em.flush();
+        await tx.em.flush();
         return { eventId: event.id, outcome };
       });
     } catch (error) {

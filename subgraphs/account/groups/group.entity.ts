@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { stampedColumns } from '../../../platform/db/stamped-columns.js';
 import { tenantFilter } from '../../../platform/db/tenancy.js';
 import { Organization } from '../organizations/organization.entity.js';
 
@@ -17,11 +18,7 @@ export const Group = defineEntity({
     description: p.text(),
     permissions: p.json<string[]>(),
     variableSetIds: p.json<number[]>(),
-    version: p.integer(),
-    createdAt: p.datetime(),
-    updatedAt: p.datetime(),
-    createdById: p.uuid().nullable(),
-    updatedById: p.uuid().nullable(),
+    ...stampedColumns(),
   },
   indexes: [
     {

@@ -1,8 +1,7 @@
-import { LockMode } from '@mikro-orm/core';
+import type { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Caller } from '../../../platform/auth/caller.js';
-import { withConstraintErrors } from '../../../platform/db/database-errors.js';
-import { ConflictError, ForbiddenError, NotFoundError } from '../../../platform/errors/domain-errors.js';
+import { ForbiddenError, NotFoundError } from '../../../platform/errors/domain-errors.js';
 import type { ListQuery, Page } from '../../../platform/http/query-schemas.js';
 import { requirePermission } from '../../../platform/permissions/authorize.js';
 import type { PermissionName } from '../../../platform/permissions/catalogue.js';
@@ -11,9 +10,8 @@ import { GroupMember } from './group-member.entity.js';
 import { Group } from './group.entity.js';
 import { User } from '../users/user.entity.js';
 import { ACCOUNTS_NAMED, replaceMemberships, unknownMembers } from './memberships.js';
-import { findForVersionCheck } from '../../../platform/db/row-locks.js';
-import { readerFor, recordAudit, type AccountDependencies } from '../account-dependencies.js';
-import { groupView } from './group.views.js';
+import { readerFor, type AccountDependencies } from '../account-dependencies.js';
+import { GROUPS, groupViews } from './group.views.js';
 import type { GroupBody, GroupUpdateBody, GroupView } from './group.schemas.js';
 
 const duplicateName = 'Another group of this organization has this name.';
@@ -44,34 +42,22 @@ export class GroupService {
     const known = requirePermission(caller, 'UserCreate');
     const decision = decideGrant(known, null, body);
     if (decision.rejected.length > 0) throw ForbiddenError.grantRefused(decision.rejected);
-    const now = this.deps.clock.now();
-    return this.deps.transactions.run(async ({ em, outbox }) => {
-      const group = em.create(Group, {
+    return this.deps.transactions.run(async (tx) => {
+      const fields = {
         organizationId: known.organizationId,
         name: body.name,
         description: body.description,
         permissions: decision.permissions,
         variableSetIds: uniqueSorted(body.variableSetIds),
-        version: 1,
-        createdAt: now,
-        updatedAt: now,
-        createdById: known.accountId,
-        updatedById: known.accountId,
+      };
+      const created = await this.deps.writes.create(tx, known, GROUPS, fields, {
+        constraints: {
+          unique: duplicateName,
+          // The organization was deleted meanwhile (its delete locks it before it reads what goes).
+          foreignKey: () => NotFoundError.entity('Organization', known.organizationId),
+        },
       });
-      await withConstraintErrors(() => em.flush(), {
-        unique: duplicateName,
-        // The organization was deleted meanwhile (its delete locks it before it reads what goes).
-        foreignKey: () => NotFoundError.entity('Organization', known.organizationId),
-      });
-      const view = groupView(group, []);
-      recordAudit(this.deps, outbox, known, {
-        entryType: 'Group',
-        entityName: 'Group',
-        entityId: group.id,
-        version: 1,
-        change: { action: 'Create', after: view },
-      });
-      return view;
+      return created.view;
     }, known.organizationId);
   }
 
@@ -84,62 +70,40 @@ export class GroupService {
    */
   async update(caller: Caller | undefined, id: number, body: GroupUpdateBody): Promise<GroupView> {
     const known = requirePermission(caller, 'UserUpdate');
-    return this.deps.transactions.run(async ({ em, outbox }) => {
-      const group = await findGroupForVersionCheck(em, id);
-      if (body.version !== undefined && body.version !== group.version) {
-        throw new ConflictError(
-          `Group ${id} was changed since version ${body.version}; it is at ${group.version}.`,
-        );
-      }
-      const stored = {
-        permissions: group.permissions as PermissionName[],
-        variableSetIds: group.variableSetIds,
-      };
-      const variableSetIds =
-        body.variableSetIds === undefined ? stored.variableSetIds : uniqueSorted(body.variableSetIds);
-      const decision = decideGrant(known, stored, {
-        permissions: body.permissions ?? stored.permissions,
-        variableSetIds,
+    return this.deps.transactions.run(async (tx) => {
+      const updated = await this.deps.writes.update(tx, known, GROUPS, id, {
+        expectedVersion: body.version,
+        constraints: { unique: duplicateName },
+        change: (group) => {
+          const stored = {
+            permissions: group.permissions as PermissionName[],
+            variableSetIds: group.variableSetIds,
+          };
+          const variableSetIds =
+            body.variableSetIds === undefined ? stored.variableSetIds : uniqueSorted(body.variableSetIds);
+          const decision = decideGrant(known, stored, {
+            permissions: body.permissions ?? stored.permissions,
+            variableSetIds,
+          });
+          if (decision.rejected.length > 0) throw ForbiddenError.grantRefused(decision.rejected);
+          return {
+            name: body.name ?? group.name,
+            description: body.description ?? group.description,
+            permissions: decision.permissions,
+            variableSetIds,
+          };
+        },
       });
-      if (decision.rejected.length > 0) throw ForbiddenError.grantRefused(decision.rejected);
-      const [before] = await groupViews(em, [group]);
-      em.assign(group, {
-        name: body.name ?? group.name,
-        description: body.description ?? group.description,
-        permissions: decision.permissions,
-        variableSetIds,
-        version: group.version + 1,
-        updatedAt: this.deps.clock.now(),
-        updatedById: known.accountId,
-      });
-      await withConstraintErrors(() => em.flush(), { unique: duplicateName });
-      const [after] = await groupViews(em, [group]);
-      recordAudit(this.deps, outbox, known, {
-        entryType: 'Group',
-        entityName: 'Group',
-        entityId: id,
-        version: group.version,
-        change: { action: 'Update', before: before!, after: after! },
-      });
-      return after!;
+      return updated.view;
     }, known.organizationId);
   }
 
   async remove(caller: Caller | undefined, id: number): Promise<GroupView> {
     const known = requirePermission(caller, 'UserDelete');
-    return this.deps.transactions.run(async ({ em, outbox }) => {
-      const group = await findGroup(em, id, LockMode.PESSIMISTIC_WRITE);
-      const [before] = await groupViews(em, [group]);
-      await em.nativeDelete(Group, { id });
-      recordAudit(this.deps, outbox, known, {
-        entryType: 'Group',
-        entityName: 'Group',
-        entityId: id,
-        version: group.version,
-        change: { action: 'Delete', before: before! },
-      });
-      return before!;
-    }, known.organizationId);
+    return this.deps.transactions.run(
+      (tx) => this.deps.writes.remove(tx, known, GROUPS, id),
+      known.organizationId,
+    );
   }
 
   /**
@@ -149,45 +113,28 @@ export class GroupService {
    */
   async setMembers(caller: Caller | undefined, id: number, userIds: string[]): Promise<GroupView> {
     const known = requirePermission(caller, 'UserUpdate');
-    return this.deps.transactions.run(async ({ em, outbox }) => {
-      const group = await findGroupForVersionCheck(em, id);
-      const wanted = [...new Set(userIds)];
-      const users =
-        wanted.length === 0 ? [] : await em.find(User, { id: { $in: wanted } }, { fields: ['id'] });
-      const missing = wanted.filter((userId) => !users.some((user) => user.id === userId));
-      if (missing.length > 0) throw unknownMembers(ACCOUNTS_NAMED, missing);
-      const [before] = await groupViews(em, [group]);
-      const current = await em.find(GroupMember, { groupId: id });
-      await replaceMemberships(
-        em,
-        ACCOUNTS_NAMED,
-        current,
-        wanted.map((userId) => ({ groupId: id, userId, organizationId: known.organizationId })),
-      );
-      em.assign(group, {
-        version: group.version + 1,
-        updatedAt: this.deps.clock.now(),
-        updatedById: known.accountId,
+    return this.deps.transactions.run(async (tx) => {
+      const updated = await this.deps.writes.update(tx, known, GROUPS, id, {
+        change: async () => {
+          const { em } = tx;
+          const wanted = [...new Set(userIds)];
+          const users =
+            wanted.length === 0 ? [] : await em.find(User, { id: { $in: wanted } }, { fields: ['id'] });
+          const missing = wanted.filter((userId) => !users.some((user) => user.id === userId));
+          if (missing.length > 0) throw unknownMembers(ACCOUNTS_NAMED, missing);
+          const current = await em.find(GroupMember, { groupId: id });
+          await replaceMemberships(
+            em,
+            ACCOUNTS_NAMED,
+            current,
+            wanted.map((userId) => ({ groupId: id, userId, organizationId: known.organizationId })),
+          );
+          return {};
+        },
       });
-      await em.flush();
-      const [after] = await groupViews(em, [group]);
-      recordAudit(this.deps, outbox, known, {
-        entryType: 'Group',
-        entityName: 'Group',
-        entityId: id,
-        version: group.version,
-        change: { action: 'Update', before: before!, after: after! },
-      });
-      return after!;
+      return updated.view;
     }, known.organizationId);
   }
-}
-
-/** The group, locked for its version check until the transaction ends (row-locks.ts); or 404. */
-async function findGroupForVersionCheck(em: EntityManager, id: number): Promise<Group> {
-  const group = await findForVersionCheck(em, Group, id);
-  if (!group) throw NotFoundError.entity('Group', id);
-  return group;
 }
 
 /**
@@ -202,26 +149,4 @@ export async function findGroup(em: EntityManager, id: number, lockMode?: LockMo
 
 function uniqueSorted(ids: readonly number[]): number[] {
   return [...new Set(ids)].sort((a, b) => a - b);
-}
-
-/** Groups as the API answers them, with their members (id, name, address) by name. */
-export async function groupViews(em: EntityManager, groups: Group[]): Promise<GroupView[]> {
-  const ids = groups.map((g) => g.id);
-  const memberships = ids.length === 0 ? [] : await em.find(GroupMember, { groupId: { $in: ids } });
-  const userIds = [...new Set(memberships.map((m) => m.userId))];
-  const users =
-    userIds.length === 0
-      ? []
-      : await em.find(
-          User,
-          { id: { $in: userIds } },
-          { fields: ['id', 'name', 'email'], orderBy: { name: 'asc' } },
-        );
-  return groups.map((group) => {
-    const members = new Set(memberships.filter((m) => m.groupId === group.id).map((m) => m.userId));
-    return groupView(
-      group,
-      users.filter((user) => members.has(user.id)),
-    );
-  });
 }

@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { stampedColumns } from '../../../platform/db/stamped-columns.js';
 
 /** An identity provider configured for sign-in; the client secret never leaves the service. */
 export interface StoredIdentityProvider {
@@ -30,11 +31,7 @@ export const Organization = defineEntity({
     logo: p.text().nullable(),
     logoContentType: p.string().length(100).nullable(),
     customCss: p.text().nullable(),
-    version: p.integer(),
-    createdAt: p.datetime(),
-    updatedAt: p.datetime(),
-    createdById: p.uuid().nullable(),
-    updatedById: p.uuid().nullable(),
+    ...stampedColumns(),
   },
   indexes: [
     {

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Caller } from '../../../platform/auth/caller.js';
-import { withConstraintErrors } from '../../../platform/db/database-errors.js';
+import type { AuditedKind } from '../../../platform/db/audited-writes.js';
+import { scopeToOrganization } from '../../../platform/db/tenancy.js';
 import {
   BadRequestError,
   ConflictError,
@@ -21,8 +22,7 @@ import { UserApiKey } from '../api-keys/user-api-key.entity.js';
 import { User } from '../users/user.entity.js';
 import { recordAudit, type AccountDependencies } from '../account-dependencies.js';
 import { apiKeyDeletion } from '../api-keys/api-key.views.js';
-import { groupView } from '../groups/group.views.js';
-import { organizationView, signInView } from './organization.views.js';
+import { organizationKind, organizationView, signInView } from './organization.views.js';
 import type { ProviderCheckInput, ProviderCheckResult } from './identity-provider-check.js';
 import type {
   OrganizationBody,
@@ -31,9 +31,9 @@ import type {
   ProviderCheckBody,
   SignInView,
 } from './organization.schemas.js';
-import { lockForNoKeyUpdate, findForVersionCheck } from '../../../platform/db/row-locks.js';
-import { groupViews } from '../groups/group.service.js';
-import { userViews } from '../users/user.service.js';
+import { lockForNoKeyUpdate } from '../../../platform/db/row-locks.js';
+import { GROUPS, groupViews } from '../groups/group.views.js';
+import { userViews } from '../users/user.views.js';
 
 /**
  * Locks, before anything is read, what deleting organization `id` (locked already) removes with
@@ -44,8 +44,8 @@ import { userViews } from '../users/user.service.js';
  * a group only needs the group's key share, so it finishes and frees the account; accounts before
  * a PUT /groups/{id}/members could wait for them, as it holds no account (decisions.md "Row locks").
  */
-async function lockWhatTheCascadeRemoves(em: EntityManager, id: string): Promise<void> {
-  await lockForNoKeyUpdate(em, Group, { organizationId: id });
+async function lockWhatTheCascadeRemoves(em: EntityManager): Promise<void> {
+  await lockForNoKeyUpdate(em, Group, 'all of the organization');
   const exclusive = { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' } } as const;
   await em.find(User, {}, exclusive);
   await em.find(UserApiKey, {}, exclusive);
@@ -71,10 +71,14 @@ const duplicateName = 'An organization with this name already exists.';
  * are the global organization permissions: not scoped to the caller's organization.
  */
 export class OrganizationService {
+  private readonly kind: AuditedKind<Organization, OrganizationView>;
+
   constructor(
     private readonly deps: AccountDependencies,
     private readonly providers: ProviderCredentialCheck,
-  ) {}
+  ) {
+    this.kind = organizationKind(deps.credits);
+  }
 
   async list(caller: Caller | undefined, query: ListQuery): Promise<Page<OrganizationView>> {
     requirePermission(caller, 'GlobalOrganizationList');
@@ -118,10 +122,8 @@ export class OrganizationService {
   async create(caller: Caller | undefined, body: OrganizationBody): Promise<OrganizationView> {
     const known = requirePermission(caller, 'GlobalOrganizationCreate');
     this.assertBand(body.pricingBand);
-    const fields = this.storedFields(body, []);
-    const now = this.deps.clock.now();
-    return this.deps.transactions.run(async ({ em, outbox }) => {
-      const organization = em.create(Organization, {
+    return this.deps.transactions.run(async (tx) => {
+      const fields = {
         id: randomUUID(),
         name: body.name,
         active: body.active,
@@ -133,43 +135,22 @@ export class OrganizationService {
         logo: null,
         logoContentType: null,
         customCss: null,
-        ...fields,
+        ...this.storedFields(body, []),
         usedCredits: 0,
-        version: 1,
-        createdAt: now,
-        updatedAt: now,
-        createdById: known.accountId,
-        updatedById: known.accountId,
+      };
+      const created = await this.deps.writes.create(tx, known, this.kind, fields, {
+        constraints: { unique: duplicateName },
       });
-      const administrators = em.create(Group, {
-        organizationId: organization.id,
+      // The rest is the new organization's.
+      scopeToOrganization(tx.em, created.row.id);
+      await this.deps.writes.create(tx, known, GROUPS, {
+        organizationId: created.row.id,
         name: ADMINISTRATORS_GROUP,
         description: 'Every permission of the organization.',
         permissions: [...ORGANIZATION_ADMINISTRATOR_PERMISSIONS],
         variableSetIds: [],
-        version: 1,
-        createdAt: now,
-        updatedAt: now,
-        createdById: known.accountId,
-        updatedById: known.accountId,
       });
-      await withConstraintErrors(() => em.flush(), { unique: duplicateName });
-      const view = organizationView(organization, this.deps.credits);
-      recordAudit(this.deps, outbox, known, {
-        entryType: 'Organization',
-        entityName: 'Organization',
-        entityId: organization.id,
-        version: 1,
-        change: { action: 'Create', after: view },
-      });
-      recordAudit(this.deps, outbox, known, {
-        entryType: 'Group',
-        entityName: 'Group',
-        entityId: administrators.id,
-        version: 1,
-        change: { action: 'Create', after: groupView(administrators, []) },
-      });
-      return view;
+      return created.view;
     });
   }
 
@@ -185,31 +166,13 @@ export class OrganizationService {
   ): Promise<OrganizationView> {
     const known = requirePermission(caller, 'GlobalOrganizationUpdate');
     this.assertBand(body.pricingBand);
-    return this.deps.transactions.run(async ({ em, outbox }) => {
-      const organization = await findForVersionCheck(em, Organization, id);
-      if (!organization) throw NotFoundError.entity('Organization', id);
-      if (body.version !== undefined && body.version !== organization.version) {
-        throw new ConflictError(
-          `Organization ${id} was changed since version ${body.version}; it is at ${organization.version}.`,
-        );
-      }
-      const before = organizationView(organization, this.deps.credits);
-      em.assign(organization, {
-        ...this.storedFields(body, organization.providers),
-        version: organization.version + 1,
-        updatedAt: this.deps.clock.now(),
-        updatedById: known.accountId,
+    return this.deps.transactions.run(async (tx) => {
+      const updated = await this.deps.writes.update(tx, known, this.kind, id, {
+        expectedVersion: body.version,
+        constraints: { unique: duplicateName },
+        change: (organization) => this.storedFields(body, organization.providers),
       });
-      await withConstraintErrors(() => em.flush(), { unique: duplicateName });
-      const after = organizationView(organization, this.deps.credits);
-      recordAudit(this.deps, outbox, known, {
-        entryType: 'Organization',
-        entityName: 'Organization',
-        entityId: id,
-        version: organization.version,
-        change: { action: 'Update', before, after },
-      });
-      return after;
+      return updated.view;
     });
   }
 
@@ -224,22 +187,16 @@ export class OrganizationService {
       throw new ConflictError('You cannot delete the organization you are signed in to.');
     }
     // Scoped to the organization being deleted: its rows are the ones the cascade removes.
-    return this.deps.transactions.run(async ({ em, outbox }) => {
-      const organization = await em.findOne(Organization, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!organization) throw NotFoundError.entity('Organization', id);
-      await lockWhatTheCascadeRemoves(em, id);
-      const before = organizationView(organization, this.deps.credits);
-      await this.recordCascade(em, outbox, known);
-      await em.nativeDelete(Organization, { id });
-      recordAudit(this.deps, outbox, known, {
-        entryType: 'Organization',
-        entityName: 'Organization',
-        entityId: id,
-        version: organization.version,
-        change: { action: 'Delete', before },
-      });
-      return before;
-    }, id);
+    return this.deps.transactions.run(
+      (tx) =>
+        this.deps.writes.remove(tx, known, this.kind, id, {
+          beforeDelete: async () => {
+            await lockWhatTheCascadeRemoves(tx.em);
+            await this.recordCascade(tx.em, tx.outbox, known);
+          },
+        }),
+      id,
+    );
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { Settings } from '../../../platform/config/settings.js';
+import type { AuditedKind } from '../../../platform/db/audited-writes.js';
 import { totalCredits } from '../domain/credits.js';
-import type { Organization } from './organization.entity.js';
+import { Organization } from './organization.entity.js';
 import { LOGO_CONTENT_TYPES, type OrganizationView, type SignInView } from './organization.schemas.js';
 
 /** An organization as the global endpoints answer it: never a client secret. */
@@ -50,5 +51,15 @@ export function signInView(organization: Organization): SignInView {
       clientId: p.clientId,
       tenantId: p.tenantId,
     })),
+  };
+}
+
+/** Organizations as versioned, audited records, answered with the credits of their band. */
+export function organizationKind(credits: Settings['credits']): AuditedKind<Organization, OrganizationView> {
+  return {
+    entity: Organization,
+    entryType: 'Organization',
+    label: 'Organization',
+    views: (_em, organizations) => Promise.resolve(organizations.map((o) => organizationView(o, credits))),
   };
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { raw, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { ForbiddenError, NotFoundError } from '../../../platform/errors/domain-errors.js';
-import type { OutboxWriter } from '../../../platform/outbox/transaction-runner.js';
+import type { Transaction } from '../../../platform/outbox/transaction-runner.js';
 import { mayCreateAccount } from '../domain/account-patterns.js';
 import { isProfileImage } from '../domain/profile-image.js';
 import { GroupMember } from '../groups/group-member.entity.js';
@@ -15,7 +15,7 @@ import type { AccountDependencies } from '../account-dependencies.js';
 import { findForVersionCheck } from '../../../platform/db/row-locks.js';
 import { ADMINISTRATORS_GROUP } from '../organizations/organization.service.js';
 import type { ProvisionBody, SessionAccountView } from './user.schemas.js';
-import { userViews } from './user.service.js';
+import { USERS } from './user.views.js';
 
 /**
  * POST /users/provision, the first call of every login (spec 4.2). Finds the account of a
@@ -50,11 +50,12 @@ export class ProvisioningService {
   }
 
   private attempt(organization: Organization, body: ProvisionBody): Promise<SessionAccountView | 'denied'> {
-    return this.deps.transactions.run(async ({ em, outbox }) => {
+    return this.deps.transactions.run(async (tx) => {
+      const { em } = tx;
       const existing = await this.findAccount(em, body);
-      const user = existing ?? (await this.createAccount(em, outbox, organization, body));
+      const user = existing ?? (await this.createAccount(tx, organization, body));
       if (!user) return 'denied' as const;
-      if (existing) await this.bringInStep(em, outbox, existing, body);
+      if (existing) await this.bringInStep(tx, existing, body);
       await em.flush();
       const { permissions, variableSets } = await permissionsOf(em, user.id);
       return {
@@ -103,25 +104,25 @@ export class ProvisioningService {
   }
 
   private async createAccount(
-    em: EntityManager,
-    outbox: OutboxWriter,
+    tx: Transaction,
     organization: Organization,
     body: ProvisionBody,
   ): Promise<User | null> {
+    const { em, outbox } = tx;
     const decision = mayCreateAccount(body.email, organization, (pattern, error) =>
       this.deps.logger.warn(
         { organizationId: organization.id, pattern, reason: error.message },
         'account pattern does not compile; skipped',
       ),
     );
-    const author = { organizationId: organization.id, accountId: null };
+    const nobody = { organizationId: organization.id, accountId: null };
     // A service account holding the address leaves nobody to issue to: a person account beside it
     // would break the one-address-per-organization rule, and the service account is never taken over.
     const heldByServiceAccount =
       decision.allowed &&
       (await em.findOne(User, { [raw('lower(email)')]: body.email.toLowerCase(), serviceAccount: true }));
     if (!decision.allowed || heldByServiceAccount) {
-      this.deps.auditLog.record(outbox, author, {
+      this.deps.auditLog.record(outbox, nobody, {
         entryType: 'User',
         entityName: 'User',
         entityId: body.email,
@@ -129,53 +130,36 @@ export class ProvisioningService {
       });
       return null;
     }
-    const now = this.deps.clock.now();
-    const user = em.create(User, {
-      id: randomUUID(),
-      organizationId: organization.id,
-      name: body.name || body.email,
-      email: body.email,
-      serviceAccount: false,
-      profileImage: body.profileImage ?? null,
-      version: 1,
-      createdAt: now,
-      updatedAt: now,
-      createdById: null,
-      updatedById: null,
-    });
+    const id = randomUUID();
+    // Made with the account, so its Create entry shows the identity and the membership.
     em.create(UserIdentity, {
-      userId: user.id,
+      userId: id,
       organizationId: organization.id,
       provider: body.provider,
       providerUserId: body.providerUserId,
-      linkedAt: now,
+      linkedAt: this.deps.clock.now(),
     });
     if (decision.asAdministrator) {
       const administrators = await em.findOne(Group, {
         [raw('lower(name)')]: ADMINISTRATORS_GROUP.toLowerCase(),
       });
       if (administrators) {
-        em.create(GroupMember, {
-          groupId: administrators.id,
-          userId: user.id,
-          organizationId: organization.id,
-        });
+        em.create(GroupMember, { groupId: administrators.id, userId: id, organizationId: organization.id });
       }
     }
-    await em.flush();
-    const [created] = await userViews(em, [user]);
-    this.deps.auditLog.record(
-      outbox,
-      { organizationId: organization.id, accountId: user.id },
-      {
-        entryType: 'User',
-        entityName: 'User',
-        entityId: user.id,
-        version: 1,
-        change: { action: 'Create', after: created },
-      },
-    );
-    return user;
+    const fields = {
+      id,
+      organizationId: organization.id,
+      name: body.name || body.email,
+      email: body.email,
+      serviceAccount: false,
+      profileImage: body.profileImage ?? null,
+    };
+    // Nobody signed in made it (nothing is stamped); its entry is the new account's own.
+    const created = await this.deps.writes.create(tx, nobody, USERS, fields, {
+      author: (user) => ({ organizationId: organization.id, accountId: user.id }),
+    });
+    return created.row;
   }
 
   /**
@@ -183,64 +167,52 @@ export class ProvisioningService {
    * left as it was (logged), rather than refusing the login. A provider identity seen for
    * the first time is linked to the account.
    */
-  private async bringInStep(
-    em: EntityManager,
-    outbox: OutboxWriter,
-    user: User,
-    body: ProvisionBody,
-  ): Promise<void> {
-    const now = this.deps.clock.now();
+  private async bringInStep(tx: Transaction, user: User, body: ProvisionBody): Promise<void> {
+    const { em, outbox } = tx;
     const author = { organizationId: user.organizationId, accountId: user.id };
-    const [before] = await userViews(em, [user]);
-    if (
-      !before!.identities.some(
-        (i) => i.provider === body.provider && i.providerUserId === body.providerUserId,
-      )
-    ) {
-      const linked = em.create(UserIdentity, {
-        userId: user.id,
-        organizationId: user.organizationId,
-        provider: body.provider,
-        providerUserId: body.providerUserId,
-        linkedAt: now,
-      });
-      this.deps.auditLog.record(outbox, author, {
-        entryType: 'User',
-        entityName: 'User',
-        entityId: user.id,
-        change: {
-          action: 'LinkIdentity',
-          after: { provider: linked.provider, providerUserId: linked.providerUserId },
-        },
-      });
-    }
-    const changes: Partial<Pick<User, 'name' | 'email' | 'profileImage'>> = {};
-    if (body.name && body.name !== user.name) changes.name = body.name;
-    if (body.profileImage !== undefined && body.profileImage !== user.profileImage)
-      changes.profileImage = body.profileImage;
-    if (body.email !== user.email) {
-      const holder = await em.findOne(User, {
-        [raw('lower(email)')]: body.email.toLowerCase(),
-        id: { $ne: user.id },
-      });
-      if (holder)
-        this.deps.logger.warn(
-          { userId: user.id },
-          'the provider address belongs to another account; kept the old one',
-        );
-      else changes.email = body.email;
-    }
-    if (Object.keys(changes).length === 0) return;
-    em.assign(user, { ...changes, version: user.version + 1, updatedAt: now, updatedById: user.id });
-    // The identity linked above is flushed with the change, so both states are as the API answers.
-    await em.flush();
-    const [after] = await userViews(em, [user]);
-    this.deps.auditLog.record(outbox, author, {
-      entryType: 'User',
-      entityName: 'User',
-      entityId: user.id,
-      version: user.version,
-      change: { action: 'Update', before: before!, after: after! },
+    await this.deps.writes.updateLocked(tx, author, USERS, user, {
+      change: async (_user, before) => {
+        if (
+          !before.identities.some(
+            (i) => i.provider === body.provider && i.providerUserId === body.providerUserId,
+          )
+        ) {
+          const linked = em.create(UserIdentity, {
+            userId: user.id,
+            organizationId: user.organizationId,
+            provider: body.provider,
+            providerUserId: body.providerUserId,
+            linkedAt: this.deps.clock.now(),
+          });
+          this.deps.auditLog.record(outbox, author, {
+            entryType: 'User',
+            entityName: 'User',
+            entityId: user.id,
+            change: {
+              action: 'LinkIdentity',
+              after: { provider: linked.provider, providerUserId: linked.providerUserId },
+            },
+          });
+        }
+        const changes: Partial<Pick<User, 'name' | 'email' | 'profileImage'>> = {};
+        if (body.name && body.name !== user.name) changes.name = body.name;
+        if (body.profileImage !== undefined && body.profileImage !== user.profileImage)
+          changes.profileImage = body.profileImage;
+        if (body.email !== user.email) {
+          const holder = await em.findOne(User, {
+            [raw('lower(email)')]: body.email.toLowerCase(),
+            id: { $ne: user.id },
+          });
+          if (holder)
+            this.deps.logger.warn(
+              { userId: user.id },
+              'the provider address belongs to another account; kept the old one',
+            );
+          else changes.email = body.email;
+        }
+        // The identity linked above is written with the change, so both states are as the API answers.
+        return Object.keys(changes).length === 0 ? undefined : changes;
+      },
     });
   }
 }

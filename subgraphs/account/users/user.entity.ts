@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { stampedColumns } from '../../../platform/db/stamped-columns.js';
 import { tenantFilter } from '../../../platform/db/tenancy.js';
 import { Organization } from '../organizations/organization.entity.js';
 
@@ -14,11 +15,7 @@ export const User = defineEntity({
     email: p.string().length(320),
     serviceAccount: p.boolean(),
     profileImage: p.text().nullable(),
-    version: p.integer(),
-    createdAt: p.datetime(),
-    updatedAt: p.datetime(),
-    createdById: p.uuid().nullable(),
-    updatedById: p.uuid().nullable(),
+    ...stampedColumns(),
   },
   indexes: [
     {

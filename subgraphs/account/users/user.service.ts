@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Caller } from '../../../platform/auth/caller.js';
-import { withConstraintErrors } from '../../../platform/db/database-errors.js';
 import { scopeToOrganization } from '../../../platform/db/tenancy.js';
 import {
   BadRequestError,
@@ -16,19 +15,11 @@ import { GroupMember } from '../groups/group-member.entity.js';
 import { Group } from '../groups/group.entity.js';
 import { Organization } from '../organizations/organization.entity.js';
 import { UserApiKey } from '../api-keys/user-api-key.entity.js';
-import { UserIdentity } from './user-identity.entity.js';
 import { User } from './user.entity.js';
-import {
-  GROUPS_NAMED,
-  groupsOf,
-  permissionsOf,
-  replaceMemberships,
-  unknownMembers,
-} from '../groups/memberships.js';
+import { GROUPS_NAMED, permissionsOf, replaceMemberships, unknownMembers } from '../groups/memberships.js';
 import { readerFor, recordAudit, type AccountDependencies } from '../account-dependencies.js';
 import { apiKeyDeletion } from '../api-keys/api-key.views.js';
-import { userView } from './user.views.js';
-import { findForVersionCheck } from '../../../platform/db/row-locks.js';
+import { USERS, userViews } from './user.views.js';
 import type { UserCreateBody, UserPermissionsView, UserUpdateBody, UserView } from './user.schemas.js';
 
 const duplicateEmail = 'Another account of this organization has this email address.';
@@ -107,35 +98,23 @@ export class UserService {
 
   async create(caller: Caller | undefined, body: UserCreateBody): Promise<UserView> {
     const known = requirePermission(caller, 'UserCreate');
-    const now = this.deps.clock.now();
-    return this.deps.transactions.run(async ({ em, outbox }) => {
-      const user = em.create(User, {
+    return this.deps.transactions.run(async (tx) => {
+      const fields = {
         id: randomUUID(),
         organizationId: known.organizationId,
         name: body.name,
         email: body.email,
         serviceAccount: body.serviceAccount,
         profileImage: null,
-        version: 1,
-        createdAt: now,
-        updatedAt: now,
-        createdById: known.accountId,
-        updatedById: known.accountId,
+      };
+      const created = await this.deps.writes.create(tx, known, USERS, fields, {
+        constraints: {
+          unique: duplicateEmail,
+          // The organization was deleted meanwhile (its delete locks it before it reads what goes).
+          foreignKey: () => NotFoundError.entity('Organization', known.organizationId),
+        },
       });
-      await withConstraintErrors(() => em.flush(), {
-        unique: duplicateEmail,
-        // The organization was deleted meanwhile (its delete locks it before it reads what goes).
-        foreignKey: () => NotFoundError.entity('Organization', known.organizationId),
-      });
-      const view = userView(user, [], []);
-      recordAudit(this.deps, outbox, known, {
-        entryType: 'User',
-        entityName: 'User',
-        entityId: user.id,
-        version: 1,
-        change: { action: 'Create', after: view },
-      });
-      return view;
+      return created.view;
     }, known.organizationId);
   }
 
@@ -146,38 +125,25 @@ export class UserService {
    */
   async update(caller: Caller | undefined, id: string, body: UserUpdateBody): Promise<UserView> {
     const known = requirePermission(caller, 'UserUpdate');
-    return this.deps.transactions.run(async ({ em, outbox }) => {
-      const user = await findUserForVersionCheck(em, id);
-      if (body.version !== undefined && body.version !== user.version) {
-        throw new ConflictError(
-          `User ${id} was changed since version ${body.version}; it is at ${user.version}.`,
-        );
-      }
-      if (body.serviceAccount !== undefined && body.serviceAccount !== user.serviceAccount) {
-        throw new BadRequestError(
-          'Whether an account is a service account cannot change after it is created.',
-          [{ field: 'body.serviceAccount', message: 'cannot change' }],
-        );
-      }
-      const before = await this.view(em, user);
-      em.assign(user, {
-        ...(body.name !== undefined ? { name: body.name } : {}),
-        ...(body.email !== undefined ? { email: body.email } : {}),
-        ...(body.profileImage !== undefined ? { profileImage: body.profileImage } : {}),
-        version: user.version + 1,
-        updatedAt: this.deps.clock.now(),
-        updatedById: known.accountId,
+    return this.deps.transactions.run(async (tx) => {
+      const updated = await this.deps.writes.update(tx, known, USERS, id, {
+        expectedVersion: body.version,
+        constraints: { unique: duplicateEmail },
+        change: (user) => {
+          if (body.serviceAccount !== undefined && body.serviceAccount !== user.serviceAccount) {
+            throw new BadRequestError(
+              'Whether an account is a service account cannot change after it is created.',
+              [{ field: 'body.serviceAccount', message: 'cannot change' }],
+            );
+          }
+          return {
+            ...(body.name !== undefined ? { name: body.name } : {}),
+            ...(body.email !== undefined ? { email: body.email } : {}),
+            ...(body.profileImage !== undefined ? { profileImage: body.profileImage } : {}),
+          };
+        },
       });
-      await withConstraintErrors(() => em.flush(), { unique: duplicateEmail });
-      const after = await this.view(em, user);
-      recordAudit(this.deps, outbox, known, {
-        entryType: 'User',
-        entityName: 'User',
-        entityId: id,
-        version: user.version,
-        change: { action: 'Update', before, after },
-      });
-      return after;
+      return updated.view;
     }, known.organizationId);
   }
 
@@ -190,26 +156,21 @@ export class UserService {
   async remove(caller: Caller | undefined, id: string): Promise<UserView> {
     const known = requirePermission(caller, 'UserDelete');
     if (id === known.accountId) throw new ConflictError('You cannot delete your own account.');
-    return this.deps.transactions.run(async ({ em, outbox }) => {
-      const user = await findUser(em, id, LockMode.PESSIMISTIC_WRITE);
-      const before = await this.view(em, user);
-      const keys = await em.find(
-        UserApiKey,
-        { userId: id },
-        { orderBy: { id: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE },
-      );
-      const now = this.deps.clock.now();
-      await em.nativeDelete(User, { id });
-      for (const key of keys) recordAudit(this.deps, outbox, known, apiKeyDeletion(key, now));
-      recordAudit(this.deps, outbox, known, {
-        entryType: 'User',
-        entityName: 'User',
-        entityId: id,
-        version: user.version,
-        change: { action: 'Delete', before },
-      });
-      return before;
-    }, known.organizationId);
+    return this.deps.transactions.run(
+      (tx) =>
+        this.deps.writes.remove(tx, known, USERS, id, {
+          beforeDelete: async () => {
+            const keys = await tx.em.find(
+              UserApiKey,
+              { userId: id },
+              { orderBy: { id: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE },
+            );
+            const now = this.deps.clock.now();
+            for (const key of keys) recordAudit(this.deps, tx.outbox, known, apiKeyDeletion(key, now));
+          },
+        }),
+      known.organizationId,
+    );
   }
 
   /**
@@ -219,35 +180,25 @@ export class UserService {
    */
   async setGroups(caller: Caller | undefined, id: string, groupIds: number[]): Promise<UserView> {
     const known = requirePermission(caller, 'UserUpdate');
-    return this.deps.transactions.run(async ({ em, outbox }) => {
-      const user = await findUserForVersionCheck(em, id);
-      const wanted = [...new Set(groupIds)];
-      const groups = wanted.length === 0 ? [] : await em.find(Group, { id: { $in: wanted } });
-      const missing = wanted.filter((groupId) => !groups.some((group) => group.id === groupId));
-      if (missing.length > 0) throw unknownMembers(GROUPS_NAMED, missing);
-      const before = await this.view(em, user);
-      const current = await em.find(GroupMember, { userId: id });
-      await replaceMemberships(
-        em,
-        GROUPS_NAMED,
-        current,
-        wanted.map((groupId) => ({ groupId, userId: id, organizationId: known.organizationId })),
-      );
-      em.assign(user, {
-        version: user.version + 1,
-        updatedAt: this.deps.clock.now(),
-        updatedById: known.accountId,
+    return this.deps.transactions.run(async (tx) => {
+      const updated = await this.deps.writes.update(tx, known, USERS, id, {
+        change: async () => {
+          const { em } = tx;
+          const wanted = [...new Set(groupIds)];
+          const groups = wanted.length === 0 ? [] : await em.find(Group, { id: { $in: wanted } });
+          const missing = wanted.filter((groupId) => !groups.some((group) => group.id === groupId));
+          if (missing.length > 0) throw unknownMembers(GROUPS_NAMED, missing);
+          const current = await em.find(GroupMember, { userId: id });
+          await replaceMemberships(
+            em,
+            GROUPS_NAMED,
+            current,
+            wanted.map((groupId) => ({ groupId, userId: id, organizationId: known.organizationId })),
+          );
+          return {};
+        },
       });
-      await em.flush();
-      const after = await this.view(em, user);
-      recordAudit(this.deps, outbox, known, {
-        entryType: 'User',
-        entityName: 'User',
-        entityId: id,
-        version: user.version,
-        change: { action: 'Update', before, after },
-      });
-      return after;
+      return updated.view;
     }, known.organizationId);
   }
 
@@ -269,30 +220,6 @@ export class UserService {
   private async view(em: EntityManager, user: User): Promise<UserView> {
     return (await userViews(em, [user]))[0]!;
   }
-}
-
-/** Accounts as the API answers them: with their linked identities and groups, read with `em`'s scope. */
-export async function userViews(em: EntityManager, users: User[]): Promise<UserView[]> {
-  const ids = users.map((u) => u.id);
-  const identities =
-    ids.length === 0
-      ? []
-      : await em.find(UserIdentity, { userId: { $in: ids } }, { orderBy: { linkedAt: 'asc', id: 'asc' } });
-  const groups = await groupsOf(em, ids);
-  return users.map((user) =>
-    userView(
-      user,
-      identities.filter((identity) => identity.userId === user.id),
-      groups.get(user.id) ?? [],
-    ),
-  );
-}
-
-/** The account, locked for its version check until the transaction ends (row-locks.ts); or 404. */
-export async function findUserForVersionCheck(em: EntityManager, id: string): Promise<User> {
-  const user = await findForVersionCheck(em, User, id);
-  if (!user) throw NotFoundError.entity('User', id);
-  return user;
 }
 
 /**

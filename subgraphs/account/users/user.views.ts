@@ -1,6 +1,9 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AuditedKind } from '../../../platform/db/audited-writes.js';
 import type { Group } from '../groups/group.entity.js';
-import type { UserIdentity } from './user-identity.entity.js';
-import type { User } from './user.entity.js';
+import { groupsOf } from '../groups/memberships.js';
+import { UserIdentity } from './user-identity.entity.js';
+import { User } from './user.entity.js';
 import type { UserView } from './user.schemas.js';
 
 export function userView(
@@ -26,3 +29,28 @@ export function userView(
     updatedAt: user.updatedAt.toISOString(),
   };
 }
+
+/** Accounts as the API answers them: with their linked identities and groups, read with `em`'s scope. */
+export async function userViews(em: EntityManager, users: User[]): Promise<UserView[]> {
+  const ids = users.map((u) => u.id);
+  const identities =
+    ids.length === 0
+      ? []
+      : await em.find(UserIdentity, { userId: { $in: ids } }, { orderBy: { linkedAt: 'asc', id: 'asc' } });
+  const groups = await groupsOf(em, ids);
+  return users.map((user) =>
+    userView(
+      user,
+      identities.filter((identity) => identity.userId === user.id),
+      groups.get(user.id) ?? [],
+    ),
+  );
+}
+
+/** Accounts as versioned, audited records. */
+export const USERS: AuditedKind<User, UserView> = {
+  entity: User,
+  entryType: 'User',
+  label: 'User',
+  views: userViews,
+};
