@@ -1,12 +1,12 @@
 import { composeServices } from '@apollo/composition';
-import { printSubgraphSchema } from '@apollo/subgraph';
-import { buildSubgraph } from '../platform/graphql/subgraph.js';
+import { buildSubgraphSchema, printSubgraphSchema } from '@apollo/subgraph';
+import { subgraphTypeDefs } from '../platform/graphql/subgraph.js';
 import { DEFAULT_PORTS } from '../platform/config/settings.js';
 import { defaultSubgraphUrl, SUBGRAPHS, type SubgraphEntry } from './subgraphs.js';
 
 /** The SDL a subgraph serves, as federation prints it. */
 export function subgraphSdl(subgraph: SubgraphEntry): string {
-  return printSubgraphSchema(buildSubgraph({ typeDefs: subgraph.typeDefs, resolvers: {} }));
+  return printSubgraphSchema(buildSubgraphSchema({ typeDefs: subgraphTypeDefs(subgraph.classes) }));
 }
 
 /** Composes the supergraph from every subgraph's SDL; throws with every composition error. */
@@ -15,7 +15,7 @@ export function composeSupergraph(): string {
     SUBGRAPHS.map((subgraph) => ({
       name: subgraph.name,
       url: defaultSubgraphUrl(subgraph.name, DEFAULT_PORTS),
-      typeDefs: subgraph.typeDefs,
+      typeDefs: subgraphTypeDefs(subgraph.classes),
     })),
   );
   if (result.errors) {

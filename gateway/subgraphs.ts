@@ -1,18 +1,18 @@
-import type { DocumentNode } from 'graphql';
 import type { ServiceName } from '../platform/config/settings.js';
-import { accountTypeDefs } from '../subgraphs/account/graphql/account.typedefs.js';
-import { auditTypeDefs } from '../subgraphs/audit/graphql/audit.typedefs.js';
+import type { SubgraphClasses } from '../platform/graphql/subgraph.js';
+import { ACCOUNT_SUBGRAPH } from '../subgraphs/account/account.subgraph.js';
+import { AUDIT_SUBGRAPH } from '../subgraphs/audit/audit.subgraph.js';
 
 export interface SubgraphEntry {
   /** The service that serves it at `/graphql`. */
   name: ServiceName;
-  typeDefs: DocumentNode;
+  classes: SubgraphClasses;
 }
 
 /** The subgraphs the supergraph is composed of. */
 export const SUBGRAPHS: SubgraphEntry[] = [
-  { name: 'account', typeDefs: accountTypeDefs },
-  { name: 'audit', typeDefs: auditTypeDefs },
+  { name: 'account', classes: ACCOUNT_SUBGRAPH },
+  { name: 'audit', classes: AUDIT_SUBGRAPH },
 ];
 
 /** The address written into the checked-in supergraph; the gateway routes to the running one. */

@@ -6,7 +6,7 @@ import { createOutbox } from '../../platform/outbox/outbox.js';
 import { TOPICS } from '../../platform/queue/queue.js';
 import { accountRoutes } from '../../rest-facade/account/account.routes.js';
 import { ACCOUNT_ENTITIES } from '../../subgraphs/account/account-entities.js';
-import { accountSubgraph } from '../../subgraphs/account/graphql/account.resolvers.js';
+import { accountSubgraph } from '../../subgraphs/account/account.subgraph.js';
 import { ACCOUNT_MIGRATIONS } from '../../subgraphs/account/migrations/index.js';
 import type { AccountDependencies } from '../../subgraphs/account/account-dependencies.js';
 import type { AccountServices } from '../../subgraphs/account/account-services.js';

@@ -6,7 +6,7 @@ import { auditRoutes } from '../../rest-facade/audit/audit.routes.js';
 import { AuditEntry } from '../../subgraphs/audit/audit-entry.entity.js';
 import { AuditSequence } from '../../subgraphs/audit/audit-sequence.entity.js';
 import { ParkedMessage } from '../../subgraphs/audit/parked-message.entity.js';
-import { auditSubgraph } from '../../subgraphs/audit/graphql/audit.resolvers.js';
+import { auditSubgraph } from '../../subgraphs/audit/audit.subgraph.js';
 import { AUDIT_MIGRATIONS } from '../../subgraphs/audit/migrations/index.js';
 import { AUDIT_SCHEMA } from '../../subgraphs/audit/audit-entry.repository.js';
 import { AuditService } from '../../subgraphs/audit/audit.service.js';

@@ -277,7 +277,7 @@ describe('decisions "Provisioning": concurrent first logins of one person answer
     expect(new Set(answers.map((answer) => answer.body.user.id)).size).toBe(1);
     const list = await expectStatus(
       account.get<{ items: UserView[] }>('/users', {
-        token: await system.token({ organizationId: org.id, permissions: ['UserList'] }),
+        token: await system.token({ organizationId: org.id, permissions: ['UserList', 'UserRead'] }),
       }),
       200,
     );

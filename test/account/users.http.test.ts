@@ -69,6 +69,26 @@ describe('spec 4.2: GET /users needs UserList', () => {
     expect(response.body.total).toBe(response.body.items.length);
   });
 
+  it('decisions "Account details": identities, groups and photo are listed with UserRead, and of the caller\'s own account', async () => {
+    const user = await createUser(system, orgA, { name: 'Detailed Dora' });
+    const listed = async (permissions: PermissionName[], accountId?: string) => {
+      const token = await system.token({ organizationId: orgA, accountId, permissions });
+      const page = await expectStatus(account.get<{ items: UserView[] }>('/users', { token }), 200);
+      return page.items.find((item) => item.id === user.id)!;
+    };
+    expect(Object.keys(await listed(['UserList']))).not.toEqual(expect.arrayContaining(['identities']));
+    expect(await listed(['UserList'], user.id)).toMatchObject({
+      identities: [],
+      groups: [],
+      profileImage: null,
+    });
+    expect(await listed(['UserList', 'UserRead'])).toMatchObject({
+      identities: [],
+      groups: [],
+      profileImage: null,
+    });
+  });
+
   it('is 403 without UserList (holding every other permission), and 401 without a session', async () => {
     expect((await account.get('/users', { token: await allBut('UserList') })).status).toBe(403);
     expect((await account.get('/users')).status).toBe(401);
@@ -229,12 +249,14 @@ describe('spec 4.2 / CONTRACT 5: POST /users needs UserCreate; body name, email,
       email,
       serviceAccount: false,
       organizationId: orgA,
-      groups: [],
     });
+    // decisions "Account details": without UserRead the answer leaves out identities, groups and photo.
+    for (const detail of ['identities', 'groups', 'profileImage'])
+      expect(response.body).not.toHaveProperty(detail);
     const read = await account.get<UserView>(`/users/${response.body.id}`, {
       token: await tokenA(['UserRead']),
     });
-    expect(read.body).toEqual(response.body);
+    expect(read.body).toEqual({ ...response.body, identities: [], groups: [], profileImage: null });
   });
 
   it('creates a service account when serviceAccount is true', async () => {
@@ -323,7 +345,7 @@ describe('spec 4.2 / CONTRACT 6: PUT /users/{id} needs UserUpdate', () => {
   it('CONTRACT 6: a version that is not the stored one is 409, and nothing changes', async () => {
     const user = await createUser(system, orgA, { name: 'Version Vera' });
     const first = await account.put<UserView>(`/users/${user.id}`, {
-      token: await tokenA(['UserUpdate']),
+      token: await tokenA(['UserUpdate', 'UserRead']),
       body: { name: 'Version Vera 2', email: user.email, version: user.version },
     });
     expect(first.status).toBe(200);
@@ -468,7 +490,7 @@ describe('CONTRACT 5: PUT /users/{id}/groups needs UserUpdate; body {groupIds} i
     const g1 = await createGroup(system, orgA, { name: `Mia one ${randomUUID()}`, permissions: ['TagList'] });
     const g2 = await createGroup(system, orgA, { name: `Mia two ${randomUUID()}`, permissions: ['TagRead'] });
     const both = await account.put<UserView>(`/users/${user.id}/groups`, {
-      token: await tokenA(['UserUpdate']),
+      token: await tokenA(['UserUpdate', 'UserRead']),
       body: { groupIds: [g1.id, g2.id] },
     });
     expect(both.status).toBe(200);
@@ -476,7 +498,7 @@ describe('CONTRACT 5: PUT /users/{id}/groups needs UserUpdate; body {groupIds} i
     expect((await permissionsOf(account, orgA, user.id)).permissions).toEqual(['TagList', 'TagRead']);
 
     const onlySecond = await account.put<UserView>(`/users/${user.id}/groups`, {
-      token: await tokenA(['UserUpdate']),
+      token: await tokenA(['UserUpdate', 'UserRead']),
       body: { groupIds: [g2.id] },
     });
     expect(onlySecond.status).toBe(200);
@@ -489,7 +511,7 @@ describe('CONTRACT 5: PUT /users/{id}/groups needs UserUpdate; body {groupIds} i
     expect(first.body.members).toEqual([]);
 
     const none = await account.put<UserView>(`/users/${user.id}/groups`, {
-      token: await tokenA(['UserUpdate']),
+      token: await tokenA(['UserUpdate', 'UserRead']),
       body: { groupIds: [] },
     });
     expect(none.body.groups).toEqual([]);
@@ -534,7 +556,7 @@ describe('spec 4.2 / CONTRACT 6: DELETE /users/{id} needs UserDelete and answers
   it('removes the account and answers it', async () => {
     const user = await createUser(system, orgA, { name: 'Deleted Dan' });
     const response = await account.delete<UserView>(`/users/${user.id}`, {
-      token: await tokenA(['UserDelete']),
+      token: await tokenA(['UserDelete', 'UserRead']),
     });
     expect(response.status).toBe(200);
     expect(response.body).toEqual(user);

@@ -165,27 +165,45 @@ const providerView = z.object({
   tenantId: z.string().nullable(),
 });
 
-export const organizationView = z
-  .object({
-    id: z.uuid(),
-    name: z.string(),
-    active: z.boolean(),
-    accountPatterns: z.array(z.string()),
-    adminEmails: z.array(z.string()),
-    additionalCredits: z.number().int(),
-    usedCredits: z.number().int(),
-    totalCredits: z.number().int(),
-    pricingBand: z.string().nullable(),
-    providers: z.array(providerView.extend({ hasClientSecret: z.boolean() })),
-    logo: z.string().nullable(),
-    logoContentType: z.string().nullable(),
-    customCss: z.string().nullable(),
-    version: z.number().int(),
-    createdAt: z.iso.datetime(),
-    updatedAt: z.iso.datetime(),
+const organizationRecord = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  active: z.boolean(),
+  accountPatterns: z.array(z.string()),
+  adminEmails: z.array(z.string()),
+  additionalCredits: z.number().int(),
+  usedCredits: z.number().int(),
+  totalCredits: z.number().int(),
+  pricingBand: z.string().nullable(),
+  providers: z.array(providerView.extend({ hasClientSecret: z.boolean() })),
+  logo: z.string().nullable(),
+  logoContentType: z.string().nullable(),
+  customCss: z.string().nullable(),
+  version: z.number().int(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+export type OrganizationView = z.output<typeof organizationRecord>;
+
+/** An organization as answered: beyond id, name, active and branding only with GlobalOrganizationRead. */
+export const organizationView = organizationRecord
+  .partial({
+    accountPatterns: true,
+    adminEmails: true,
+    additionalCredits: true,
+    usedCredits: true,
+    totalCredits: true,
+    pricingBand: true,
+    providers: true,
+    version: true,
+    createdAt: true,
+    updatedAt: true,
   })
-  .meta({ id: 'Organization' });
-export type OrganizationView = z.output<typeof organizationView>;
+  .meta({
+    id: 'Organization',
+    description:
+      'Fields other than id, name, active and branding are left out without GlobalOrganizationRead.',
+  });
 
 export const signInView = z
   .object({

@@ -22,7 +22,13 @@ import { UserApiKey } from '../api-keys/user-api-key.entity.js';
 import { User } from '../users/user.entity.js';
 import { recordAudit, type AccountDependencies } from '../account-dependencies.js';
 import { apiKeyDeletion } from '../api-keys/api-key.views.js';
-import { organizationKind, organizationView, signInView } from './organization.views.js';
+import {
+  organizationKind,
+  organizationView,
+  shownOrganization,
+  signInView,
+  type ShownOrganizationView,
+} from './organization.views.js';
 import type { ProviderCheckInput, ProviderCheckResult } from './identity-provider-check.js';
 import type {
   OrganizationBody,
@@ -80,8 +86,8 @@ export class OrganizationService {
     this.kind = organizationKind(deps.credits);
   }
 
-  async list(caller: Caller | undefined, query: ListQuery): Promise<Page<OrganizationView>> {
-    requirePermission(caller, 'GlobalOrganizationList');
+  async list(caller: Caller | undefined, query: ListQuery): Promise<Page<ShownOrganizationView>> {
+    const known = requirePermission(caller, 'GlobalOrganizationList');
     const [items, total] = await this.deps.orm.em
       .fork()
       .findAndCount(
@@ -89,21 +95,26 @@ export class OrganizationService {
         {},
         { orderBy: { name: 'asc', id: 'asc' }, limit: query.take, offset: query.skip },
       );
-    return { total, items: items.map((o) => organizationView(o, this.deps.credits)) };
+    return {
+      total,
+      items: items.map((o) => shownOrganization(known, organizationView(o, this.deps.credits))),
+    };
   }
 
   /**
    * Organizations referenced from other subgraphs, in one query: the caller's own, and any
    * with GlobalOrganizationRead. Ids not found (or not visible) are absent.
    */
-  async referenced(caller: Caller | undefined, ids: string[]): Promise<Map<string, OrganizationView>> {
+  async referenced(caller: Caller | undefined, ids: string[]): Promise<Map<string, ShownOrganizationView>> {
     const known = requireCaller(caller);
     const visible = holds(known, 'GlobalOrganizationRead')
       ? ids
       : ids.filter((id) => id === known.organizationId);
     const organizations =
       visible.length === 0 ? [] : await this.deps.orm.em.fork().find(Organization, { id: { $in: visible } });
-    return new Map(organizations.map((o) => [o.id, organizationView(o, this.deps.credits)]));
+    return new Map(
+      organizations.map((o) => [o.id, shownOrganization(known, organizationView(o, this.deps.credits))]),
+    );
   }
 
   async get(caller: Caller | undefined, id: string): Promise<OrganizationView> {
@@ -119,7 +130,7 @@ export class OrganizationService {
   }
 
   /** Creates an organization and its Administrators group, holding every permission that is not global. */
-  async create(caller: Caller | undefined, body: OrganizationBody): Promise<OrganizationView> {
+  async create(caller: Caller | undefined, body: OrganizationBody): Promise<ShownOrganizationView> {
     const known = requirePermission(caller, 'GlobalOrganizationCreate');
     this.assertBand(body.pricingBand);
     return this.deps.transactions.run(async (tx) => {
@@ -150,7 +161,7 @@ export class OrganizationService {
         permissions: [...ORGANIZATION_ADMINISTRATOR_PERMISSIONS],
         variableSetIds: [],
       });
-      return created.view;
+      return shownOrganization(known, created.view);
     });
   }
 
@@ -163,7 +174,7 @@ export class OrganizationService {
     caller: Caller | undefined,
     id: string,
     body: OrganizationUpdateBody,
-  ): Promise<OrganizationView> {
+  ): Promise<ShownOrganizationView> {
     const known = requirePermission(caller, 'GlobalOrganizationUpdate');
     this.assertBand(body.pricingBand);
     return this.deps.transactions.run(async (tx) => {
@@ -172,7 +183,7 @@ export class OrganizationService {
         constraints: { unique: duplicateName },
         change: (organization) => this.storedFields(body, organization.providers),
       });
-      return updated.view;
+      return shownOrganization(known, updated.view);
     });
   }
 
@@ -181,13 +192,13 @@ export class OrganizationService {
    * answers the removed record. Each removed key, account and group gets its own Delete entry,
    * in the same transaction, so the audit log keeps every record (spec 3 and 6).
    */
-  async remove(caller: Caller | undefined, id: string): Promise<OrganizationView> {
+  async remove(caller: Caller | undefined, id: string): Promise<ShownOrganizationView> {
     const known = requirePermission(caller, 'GlobalOrganizationDelete');
     if (id === known.organizationId) {
       throw new ConflictError('You cannot delete the organization you are signed in to.');
     }
     // Scoped to the organization being deleted: its rows are the ones the cascade removes.
-    return this.deps.transactions.run(
+    const removed = await this.deps.transactions.run(
       (tx) =>
         this.deps.writes.remove(tx, known, this.kind, id, {
           beforeDelete: async () => {
@@ -197,6 +208,7 @@ export class OrganizationService {
         }),
       id,
     );
+    return shownOrganization(known, removed);
   }
 
   /**

@@ -1,4 +1,7 @@
+import type { Caller } from '../../../platform/auth/caller.js';
 import type { Settings } from '../../../platform/config/settings.js';
+import { withholdUnless, type WithholdingFields } from '../../../platform/permissions/withheld.js';
+import { maySeeOrganizationDetails } from '../domain/visibility.js';
 import type { AuditedKind } from '../../../platform/db/audited-writes.js';
 import { totalCredits } from '../domain/credits.js';
 import { Organization } from './organization.entity.js';
@@ -62,4 +65,27 @@ export function organizationKind(credits: Settings['credits']): AuditedKind<Orga
     label: 'Organization',
     views: (_em, organizations) => Promise.resolve(organizations.map((o) => organizationView(o, credits))),
   };
+}
+
+const ORGANIZATION_DETAILS = [
+  'accountPatterns',
+  'adminEmails',
+  'additionalCredits',
+  'usedCredits',
+  'totalCredits',
+  'pricingBand',
+  'providers',
+  'version',
+  'createdAt',
+  'updatedAt',
+] as const;
+
+/** An organization as this caller is shown it: beyond its sign-in details only with GlobalOrganizationRead. */
+export type ShownOrganizationView = WithholdingFields<
+  OrganizationView,
+  (typeof ORGANIZATION_DETAILS)[number]
+>;
+
+export function shownOrganization(caller: Caller, view: OrganizationView): ShownOrganizationView {
+  return withholdUnless(maySeeOrganizationDetails(caller), view, ORGANIZATION_DETAILS);
 }

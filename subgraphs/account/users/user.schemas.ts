@@ -66,24 +66,29 @@ export type ProvisionBody = z.output<typeof provisionBody>;
 
 const groupReference = z.object({ id: z.number().int(), name: z.string() });
 
-export const userView = z
-  .object({
-    id: z.uuid(),
-    organizationId: z.uuid(),
-    name: z.string(),
-    email: z.string(),
-    serviceAccount: z.boolean(),
-    profileImage: z.string().nullable(),
-    identities: z.array(
-      z.object({ provider: z.string(), providerUserId: z.string(), linkedAt: z.iso.datetime() }),
-    ),
-    groups: z.array(groupReference),
-    version: z.number().int(),
-    createdAt: z.iso.datetime(),
-    updatedAt: z.iso.datetime(),
-  })
-  .meta({ id: 'User' });
-export type UserView = z.output<typeof userView>;
+const userRecord = z.object({
+  id: z.uuid(),
+  organizationId: z.uuid(),
+  name: z.string(),
+  email: z.string(),
+  serviceAccount: z.boolean(),
+  profileImage: z.string().nullable(),
+  identities: z.array(
+    z.object({ provider: z.string(), providerUserId: z.string(), linkedAt: z.iso.datetime() }),
+  ),
+  groups: z.array(groupReference),
+  version: z.number().int(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+export type UserView = z.output<typeof userRecord>;
+
+/** An account as answered: its identities, groups and photo only with UserRead, or to the account itself. */
+export const userView = userRecord.partial({ identities: true, groups: true, profileImage: true }).meta({
+  id: 'User',
+  description:
+    "Identities, groups and profileImage are left out without UserRead, unless it is the caller's own account.",
+});
 
 export const userNameView = z
   .object({ id: z.uuid(), name: z.string(), email: z.string() })

@@ -19,7 +19,7 @@ import { User } from './user.entity.js';
 import { GROUPS_NAMED, permissionsOf, replaceMemberships, unknownMembers } from '../groups/memberships.js';
 import { readerFor, recordAudit, type AccountDependencies } from '../account-dependencies.js';
 import { apiKeyDeletion } from '../api-keys/api-key.views.js';
-import { USERS, userViews } from './user.views.js';
+import { shownUser, USERS, userViews, type ShownUserView } from './user.views.js';
 import type { UserCreateBody, UserPermissionsView, UserUpdateBody, UserView } from './user.schemas.js';
 
 const duplicateEmail = 'Another account of this organization has this email address.';
@@ -28,7 +28,7 @@ const duplicateEmail = 'Another account of this organization has this email addr
 export class UserService {
   constructor(private readonly deps: AccountDependencies) {}
 
-  async list(caller: Caller | undefined, query: ListQuery): Promise<Page<UserView>> {
+  async list(caller: Caller | undefined, query: ListQuery): Promise<Page<ShownUserView>> {
     const known = requirePermission(caller, 'UserList');
     const em = readerFor(this.deps, known);
     const [users, total] = await em.findAndCount(
@@ -36,7 +36,7 @@ export class UserService {
       {},
       { orderBy: { name: 'asc', id: 'asc' }, limit: query.take, offset: query.skip },
     );
-    return { total, items: await userViews(em, users) };
+    return { total, items: (await userViews(em, users)).map((view) => shownUser(known, view)) };
   }
 
   /** GET /users/names: AuditList; names and addresses only, to put names to audit entries. */
@@ -75,28 +75,28 @@ export class UserService {
    * variable), in one query. Needs UserRead, or AuditList (which may put names to audit
    * entries); only the caller's organization; ids not found are absent.
    */
-  async referenced(caller: Caller | undefined, ids: string[]): Promise<Map<string, UserView>> {
+  async referenced(caller: Caller | undefined, ids: string[]): Promise<Map<string, ShownUserView>> {
     const known = requireCaller(caller);
     if (!holds(known, 'UserRead') && !holds(known, 'AuditList')) throw new ForbiddenError();
     const em = readerFor(this.deps, known);
     const users = ids.length === 0 ? [] : await em.find(User, { id: { $in: ids } });
-    return new Map((await userViews(em, users)).map((view) => [view.id, view]));
+    return new Map((await userViews(em, users)).map((view) => [view.id, shownUser(known, view)]));
   }
 
-  async get(caller: Caller | undefined, id: string): Promise<UserView> {
+  async get(caller: Caller | undefined, id: string): Promise<ShownUserView> {
     const known = requirePermission(caller, 'UserRead');
     const em = readerFor(this.deps, known);
-    return this.view(em, await findUser(em, id));
+    return shownUser(known, await this.view(em, await findUser(em, id)));
   }
 
   /** GET /users/me: the caller's own account, with its linked identities and profile image. */
-  async me(caller: Caller | undefined): Promise<UserView> {
+  async me(caller: Caller | undefined): Promise<ShownUserView> {
     const known = requireCaller(caller);
     const em = readerFor(this.deps, known);
-    return this.view(em, await findUser(em, known.accountId));
+    return shownUser(known, await this.view(em, await findUser(em, known.accountId)));
   }
 
-  async create(caller: Caller | undefined, body: UserCreateBody): Promise<UserView> {
+  async create(caller: Caller | undefined, body: UserCreateBody): Promise<ShownUserView> {
     const known = requirePermission(caller, 'UserCreate');
     return this.deps.transactions.run(async (tx) => {
       const fields = {
@@ -114,7 +114,7 @@ export class UserService {
           foreignKey: () => NotFoundError.entity('Organization', known.organizationId),
         },
       });
-      return created.view;
+      return shownUser(known, created.view);
     }, known.organizationId);
   }
 
@@ -123,7 +123,7 @@ export class UserService {
    * clears the profile image). The row is locked while the version is compared and bumped
    * (row-locks.ts), so of two updates sent with the same version one wins and the other is 409.
    */
-  async update(caller: Caller | undefined, id: string, body: UserUpdateBody): Promise<UserView> {
+  async update(caller: Caller | undefined, id: string, body: UserUpdateBody): Promise<ShownUserView> {
     const known = requirePermission(caller, 'UserUpdate');
     return this.deps.transactions.run(async (tx) => {
       const updated = await this.deps.writes.update(tx, known, USERS, id, {
@@ -143,7 +143,7 @@ export class UserService {
           };
         },
       });
-      return updated.view;
+      return shownUser(known, updated.view);
     }, known.organizationId);
   }
 
@@ -153,10 +153,10 @@ export class UserService {
    * audit log keeps its record (spec 3 and 6). The account is locked first, so no key can be
    * minted for it meanwhile, then its keys, so one revoked meanwhile is not recorded twice.
    */
-  async remove(caller: Caller | undefined, id: string): Promise<UserView> {
+  async remove(caller: Caller | undefined, id: string): Promise<ShownUserView> {
     const known = requirePermission(caller, 'UserDelete');
     if (id === known.accountId) throw new ConflictError('You cannot delete your own account.');
-    return this.deps.transactions.run(
+    const removed = await this.deps.transactions.run(
       (tx) =>
         this.deps.writes.remove(tx, known, USERS, id, {
           beforeDelete: async () => {
@@ -171,6 +171,7 @@ export class UserService {
         }),
       known.organizationId,
     );
+    return shownUser(known, removed);
   }
 
   /**
@@ -178,7 +179,7 @@ export class UserService {
    * version of the account, locked like a PUT of its fields; a group adding the account at the
    * same time (PUT /groups/{id}/members) is no conflict: both answer 200.
    */
-  async setGroups(caller: Caller | undefined, id: string, groupIds: number[]): Promise<UserView> {
+  async setGroups(caller: Caller | undefined, id: string, groupIds: number[]): Promise<ShownUserView> {
     const known = requirePermission(caller, 'UserUpdate');
     return this.deps.transactions.run(async (tx) => {
       const updated = await this.deps.writes.update(tx, known, USERS, id, {
@@ -198,7 +199,7 @@ export class UserService {
           return {};
         },
       });
-      return updated.view;
+      return shownUser(known, updated.view);
     }, known.organizationId);
   }
 

@@ -1,5 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Caller } from '../../../platform/auth/caller.js';
 import type { AuditedKind } from '../../../platform/db/audited-writes.js';
+import { withholdUnless, type WithholdingFields } from '../../../platform/permissions/withheld.js';
+import { maySeeAccountDetails } from '../domain/visibility.js';
 import type { Group } from '../groups/group.entity.js';
 import { groupsOf } from '../groups/memberships.js';
 import { UserIdentity } from './user-identity.entity.js';
@@ -54,3 +57,12 @@ export const USERS: AuditedKind<User, UserView> = {
   label: 'User',
   views: userViews,
 };
+
+const ACCOUNT_DETAILS = ['identities', 'groups', 'profileImage'] as const;
+
+/** An account as this caller is shown it: its details withheld unless the caller may see them. */
+export type ShownUserView = WithholdingFields<UserView, (typeof ACCOUNT_DETAILS)[number]>;
+
+export function shownUser(caller: Caller, view: UserView): ShownUserView {
+  return withholdUnless(maySeeAccountDetails(caller, view.id), view, ACCOUNT_DETAILS);
+}
