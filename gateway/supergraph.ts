@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { projectPath } from '../platform/project-path.js';
 
-/** The supergraph composed at build time (`npm run schema:compose`) and checked in. */
+/** The supergraph composed at build time (`npm run schema:write`) and checked in. */
 export const SUPERGRAPH_PATH = projectPath('schema', 'supergraph.graphql');
 
 export function readSupergraph(): string {

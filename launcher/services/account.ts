@@ -4,7 +4,7 @@ import { isDatabaseReady, openDatabase } from '../../platform/db/database.js';
 import { startServiceHost } from '../../platform/http/service-host.js';
 import { createOutbox } from '../../platform/outbox/outbox.js';
 import { TOPICS } from '../../platform/queue/queue.js';
-import { accountRoutes } from '../../rest-facade/account/account.routes.js';
+import { ACCOUNT_API } from '../../rest-facade/account/account.api.js';
 import { ACCOUNT_ENTITIES } from '../../subgraphs/account/account-entities.js';
 import { accountSubgraph } from '../../subgraphs/account/account.subgraph.js';
 import { ACCOUNT_MIGRATIONS } from '../../subgraphs/account/migrations/index.js';
@@ -75,10 +75,8 @@ export function startAccountService(platform: PlatformContext): Promise<StartedS
     const host = parts.add(
       await startServiceHost(
         {
-          name: 'account',
-          title: 'Account service',
-          description: 'Organizations, accounts, groups and permissions, API keys and credits.',
-          routes: accountRoutes(services),
+          ...ACCOUNT_API,
+          routes: ACCOUNT_API.routesFor(services),
           subgraph: accountSubgraph(services),
           readiness: async () => ({ database: await isDatabaseReady(orm, logger), queue: queue.isReady() }),
         },

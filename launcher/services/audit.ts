@@ -2,7 +2,7 @@ import { openDatabase, isDatabaseReady } from '../../platform/db/database.js';
 import { startServiceHost } from '../../platform/http/service-host.js';
 import { TOPICS } from '../../platform/queue/queue.js';
 import { startPeriodicTask } from '../../platform/time/periodic-task.js';
-import { auditRoutes } from '../../rest-facade/audit/audit.routes.js';
+import { AUDIT_API } from '../../rest-facade/audit/audit.api.js';
 import { AuditEntry } from '../../subgraphs/audit/audit-entry.entity.js';
 import { AuditSequence } from '../../subgraphs/audit/audit-sequence.entity.js';
 import { ParkedMessage } from '../../subgraphs/audit/parked-message.entity.js';
@@ -40,11 +40,8 @@ export function startAuditService(platform: PlatformContext): Promise<StartedSer
     const host = parts.add(
       await startServiceHost(
         {
-          name: 'audit',
-          title: 'Audit service',
-          description:
-            'The change log of every service: who did what, when, with the state before and after.',
-          routes: auditRoutes(audit),
+          ...AUDIT_API,
+          routes: AUDIT_API.routesFor(audit),
           subgraph: auditSubgraph(audit),
           readiness: async () => ({ database: await isDatabaseReady(orm, logger), queue: queue.isReady() }),
         },

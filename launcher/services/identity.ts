@@ -3,7 +3,7 @@ import { DirectAuditPublisher } from '../../platform/audit-log/direct-audit-publ
 import { TokenSigner } from '../../platform/auth/token-signer.js';
 import { AccountClient } from '../../platform/clients/account-client.js';
 import { startServiceHost } from '../../platform/http/service-host.js';
-import { identityRoutes } from '../../rest-facade/identity/identity.routes.js';
+import { IDENTITY_API } from '../../rest-facade/identity/identity.api.js';
 import { refreshCors } from '../../rest-facade/identity/refresh-cors.js';
 import { TokenService } from '../../identity/token.service.js';
 import type { PlatformContext, StartedService } from '../platform-context.js';
@@ -32,11 +32,8 @@ export function startIdentityService(platform: PlatformContext): Promise<Started
     const host = parts.add(
       await startServiceHost(
         {
-          name: 'identity',
-          title: 'Identity service',
-          description:
-            'Mints session tokens for logins, API keys and renewals. Reachable only inside the deployment.',
-          routes: identityRoutes(tokens),
+          ...IDENTITY_API,
+          routes: IDENTITY_API.routesFor(tokens),
           middleware: [refreshCors(settings.tokenRefresh.allowedOrigins)],
           readiness: async () => ({ signingKey: keys.privateKey !== undefined, queue: queue.isReady() }),
         },

@@ -7,7 +7,7 @@ import type { Logger } from '../logging/logger.js';
 import { apiDocsRouter } from './api-docs.js';
 import { notFoundHandler, problemErrorHandler } from './error-handler.js';
 import { startHttpServer } from './http-server.js';
-import { buildOpenApiDocument } from './openapi.js';
+import { openApiDocument } from './rest-api.js';
 import { keepRawBody, MAX_BODY_SIZE } from './raw-body.js';
 import { restRouter } from './rest-router.js';
 import type { Route } from './route.js';
@@ -38,16 +38,6 @@ export interface RunningHost {
   close(): Promise<void>;
 }
 
-export const API_VERSION = '1.0.0';
-
-/** The OpenAPI document of a service, as served at `/openapi/v1.json`. */
-export function openApiDocumentOf(definition: ServiceDefinition): Record<string, unknown> {
-  return buildOpenApiDocument(
-    { title: definition.title, version: API_VERSION, description: definition.description },
-    definition.routes,
-  );
-}
-
 /**
  * One Express app per service: its REST routes, its subgraph at `/graphql`, its OpenAPI
  * document and Swagger UI, and `/healthz/startup`, which answers 200 only when every
@@ -76,7 +66,7 @@ export async function startServiceHost(
       })
       .catch(next);
   });
-  app.use(apiDocsRouter(definition.title, openApiDocumentOf(definition)));
+  app.use(apiDocsRouter(definition.title, openApiDocument(definition, definition.routes)));
 
   let stopSubgraph: (() => Promise<void>) | undefined;
   if (definition.subgraph) {

@@ -93,8 +93,10 @@ const GOOGLE_PROBE_CODE = 'configuration-library-credential-check-not-a-real-cod
 // code was issued for none.
 const GOOGLE_PROBE_REDIRECT_URI = 'https://localhost/';
 
-const MAX_CLIENT_ID_LENGTH = 256;
-const MAX_CLIENT_SECRET_LENGTH = 2048;
+/** The longest ids and secret a provider's settings may have: here and in the request schemas alike. */
+export const MAX_CLIENT_ID_LENGTH = 256;
+export const MAX_TENANT_ID_LENGTH = 253;
+export const MAX_CLIENT_SECRET_LENGTH = 2048;
 
 /** The provider's answer was larger than MAX_PROVIDER_RESPONSE_BYTES; reading stopped. */
 export class ProviderResponseTooLargeError extends Error {
@@ -127,7 +129,7 @@ const DNS_LABEL_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
 export function isValidEntraTenantId(value: unknown): value is string {
   if (typeof value !== 'string') return false;
   if (GUID_PATTERN.test(value)) return true;
-  if (value.length > 253) return false;
+  if (value.length > MAX_TENANT_ID_LENGTH) return false;
   const labels = value.split('.');
   const last = labels[labels.length - 1] ?? '';
   return labels.length >= 2 && labels.every((label) => DNS_LABEL_PATTERN.test(label)) && /[a-z]/i.test(last);

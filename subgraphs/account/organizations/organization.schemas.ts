@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { accountPatternProblem } from '../domain/account-patterns.js';
-import { providerInputIssues } from './identity-provider-check.js';
+import {
+  MAX_CLIENT_ID_LENGTH,
+  MAX_CLIENT_SECRET_LENGTH,
+  MAX_TENANT_ID_LENGTH,
+  providerInputIssues,
+} from './identity-provider-check.js';
 
 export const PROVIDERS = ['Entra', 'Google'] as const;
 
@@ -12,36 +17,46 @@ function providerRules(value: Parameters<typeof providerInputIssues>[0], context
 }
 
 /**
- * What identifies a provider, stored on an organization and checked alike. Not trimmed: an id
- * with spaces or a line break around it was copied wrongly, and providerRules says so.
+ * A provider's settings, by kind: the shape is in the schema (and so in the OpenAPI document), and
+ * the finer rules of identity-provider-check.ts, which the check itself applies to any input, are
+ * added on each field. Ids are not trimmed: one with spaces or a line break around it was copied
+ * wrongly, and the rules say so.
  */
-const providerFields = {
-  provider: z.enum(PROVIDERS),
-  clientId: z.string().min(1).max(200),
-  tenantId: z
-    .string()
-    .max(200)
-    .nullable()
-    .optional()
-    .describe('Entra: required, the Directory (tenant) ID (a GUID) or a verified domain of the tenant.'),
-};
+function providerSettings<S extends z.ZodType>(clientSecret: S) {
+  return z
+    .discriminatedUnion('provider', [
+      z.object({
+        provider: z.literal('Entra'),
+        clientId: z.string().max(MAX_CLIENT_ID_LENGTH).describe('The Application (client) ID: a GUID.'),
+        tenantId: z
+          .string()
+          .max(MAX_TENANT_ID_LENGTH)
+          .describe('The Directory (tenant) ID (a GUID) or a verified domain of the tenant; not `common`.'),
+        clientSecret,
+      }),
+      z.object({
+        provider: z.literal('Google'),
+        clientId: z.string().max(MAX_CLIENT_ID_LENGTH).describe('The OAuth client ID.'),
+        tenantId: z.string().max(MAX_TENANT_ID_LENGTH).nullable().optional().describe('Not used by Google.'),
+        clientSecret,
+      }),
+    ])
+    .superRefine(providerRules);
+}
 
-const providerInput = z
-  .object({
-    ...providerFields,
-    clientSecret: z
-      .string()
-      .min(1)
-      .max(1000)
-      .optional()
-      .describe('Write-only. Omit on update to keep the stored secret of the same provider and client id.'),
-  })
-  .superRefine(providerRules);
+const clientSecret = z.string().min(1).max(MAX_CLIENT_SECRET_LENGTH);
+
+const providerInput = providerSettings(
+  clientSecret
+    .optional()
+    .describe('Write-only. Omit on update to keep the stored secret of the same provider and client id.'),
+);
 
 /** At most one provider of a kind: one entry per provider and client id. */
 const providers = z
   .array(providerInput)
   .max(10)
+  .describe('At most one entry per provider and client id.')
   .superRefine((list, context) => {
     const seen = new Set<string>();
     list.forEach((provider, index) => {
@@ -91,8 +106,16 @@ const fields = {
     .nullable()
     .describe('A band of Credits:Bands; null is the default band.'),
   providers,
-  logo: z.base64().min(1).max(MAX_LOGO_BASE64).nullable().describe('Base64; sent with logoContentType.'),
-  logoContentType: z.enum(LOGO_CONTENT_TYPES).nullable().describe('Sent with logo; SVG is not accepted.'),
+  logo: z
+    .base64()
+    .min(1)
+    .max(MAX_LOGO_BASE64)
+    .nullable()
+    .describe('Base64. Sent with logoContentType: both given, both null (cleared), or neither.'),
+  logoContentType: z
+    .enum(LOGO_CONTENT_TYPES)
+    .nullable()
+    .describe('Sent with logo: both given, both null (cleared), or neither. SVG is not accepted.'),
   customCss: z
     .string()
     .max(100_000)
@@ -222,9 +245,7 @@ export const creditsView = z
   .meta({ id: 'CreditBalance' });
 
 /** The provider check's body: what is stored for a provider, with the secret required. */
-export const providerCheckBody = z
-  .object({ ...providerFields, clientSecret: z.string().min(1).max(1000) })
-  .superRefine(providerRules);
+export const providerCheckBody = providerSettings(clientSecret);
 
 export type ProviderCheckBody = z.output<typeof providerCheckBody>;
 

@@ -2,11 +2,14 @@ import { writeFileSync } from 'node:fs';
 import { composeSupergraph, subgraphSdl } from '../gateway/composition.js';
 import { SUPERGRAPH_PATH } from '../gateway/supergraph.js';
 import { SUBGRAPHS } from '../gateway/subgraphs.js';
+import { REST_APIS } from '../launcher/rest-apis.js';
+import { openApiPath, openApiText } from '../platform/http/openapi-file.js';
 import { projectPath } from '../platform/project-path.js';
 
-/** Writes each subgraph's SDL and the composed supergraph under schema/ (checked in). */
+/** Writes the committed contracts under schema/: each subgraph's SDL, the supergraph, each OpenAPI document. */
 for (const subgraph of SUBGRAPHS) {
   writeFileSync(projectPath('schema', `${subgraph.name}.graphql`), subgraphSdl(subgraph));
 }
 writeFileSync(SUPERGRAPH_PATH, composeSupergraph());
-process.stdout.write(`wrote ${SUPERGRAPH_PATH}\n`);
+for (const api of REST_APIS) writeFileSync(openApiPath(api.name), openApiText(api));
+process.stdout.write(`wrote the contracts under ${projectPath('schema')}\n`);
