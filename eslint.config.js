@@ -19,8 +19,49 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
+  ...domainBoundaries(),
   {
     files: ['**/*.js'],
     ...tseslint.configs.disableTypeChecked,
   },
 );
+
+/**
+ * A domain never imports another domain's code (ARCHITECTURE "Layout"): it asks the other service
+ * over HTTP or the queue, through a typed client in platform/. Each domain, and each REST facade
+ * over it, may import platform/ and itself only; the launcher, the gateway's composition and the
+ * tests put them together.
+ */
+function domainBoundaries() {
+  const domains = {
+    account: ['subgraphs/account', 'rest-facade/account'],
+    audit: ['subgraphs/audit', 'rest-facade/audit'],
+    identity: ['identity', 'rest-facade/identity'],
+    library: ['subgraphs/library', 'rest-facade/library'],
+  };
+  return Object.entries(domains).map(([name, folders]) => {
+    const others = Object.entries(domains).filter(([other]) => other !== name);
+    return {
+      files: folders.map((folder) => `${folder}/**/*.ts`),
+      ignores: ['**/*.test.ts'],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              // A path through a folder named after another domain (no domain has a folder named so).
+              ...others.map(([other]) => ({
+                regex: `(^|/)${other}/`,
+                message: `The ${name} domain does not import the ${other} domain's code: ask its service through a client in platform/.`,
+              })),
+              {
+                regex: '(^|/)(launcher|gateway|test)/',
+                message: 'A domain does not import the composition root, the gateway or tests.',
+              },
+            ],
+          },
+        ],
+      },
+    };
+  });
+}

@@ -7,17 +7,15 @@ import { eventually } from '../support/eventually.js';
 import { TestClock } from '../support/test-clock.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 import type { Problem } from '../support/problem.js';
+import { onDatabase, sha256Hex } from './account-test-helpers.js';
+import { auditEntries, conditionsAbout } from '../support/audit-log.js';
 import {
-  auditEntries,
-  conditionsAbout,
   createGroup,
   createOrganization,
   createUser,
   expectStatus,
-  onDatabase,
   setMembers,
-  sha256Hex,
-} from './account-test-helpers.js';
+} from '../support/factories.js';
 
 const HOUR = 60 * 60_000;
 /** Every permission of the catalogue, global ones included. */
@@ -42,8 +40,8 @@ beforeAll(async () => {
     clock: new TestClock(new Date('2026-01-15T10:00:00.000Z')),
   });
   account = system.client('account');
-  orgA = await createOrganization(system, 'Keys Org A');
-  orgB = await createOrganization(system, 'Keys Org B');
+  orgA = (await createOrganization(system, 'Keys Org A')).id;
+  orgB = (await createOrganization(system, 'Keys Org B')).id;
   adminA = await createUser(system, orgA, { name: 'Key Admin' });
   person = await createUser(system, orgA, { name: 'Key Person' });
   robot = await createUser(system, orgA, { name: 'Key Robot', serviceAccount: true });

@@ -6,7 +6,7 @@ import type { UserView } from '../../subgraphs/account/users/user.schemas.js';
 import { PERMISSION_CATALOGUE } from '../../platform/permissions/catalogue.js';
 import { eventually } from '../support/eventually.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
-import { auditEntries, conditionsAbout } from './account-test-helpers.js';
+import { auditEntries, conditionsAbout } from '../support/audit-log.js';
 
 const BOOTSTRAP_KEY = 'bootstrap-key-of-the-bootstrap-test-0123456789';
 const CHANGED_KEY = 'another-bootstrap-key-after-a-change-9876543210';

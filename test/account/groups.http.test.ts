@@ -5,16 +5,15 @@ import type { HttpClient } from '../support/http-client.js';
 import { eventually } from '../support/eventually.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 import type { Problem } from '../support/problem.js';
+import { permissionsOf } from './account-test-helpers.js';
 import {
   ORGANIZATION_PERMISSIONS,
-  auditEntries,
-  conditionsAbout,
   createGroup,
   createOrganization,
   createUser,
   expectStatus,
-  permissionsOf,
-} from './account-test-helpers.js';
+} from '../support/factories.js';
+import { auditEntries, conditionsAbout } from '../support/audit-log.js';
 
 let system: TestSystem;
 let account: HttpClient;
@@ -27,8 +26,8 @@ let groupB: GroupView;
 beforeAll(async () => {
   system = await startTestSystem({ processes: ['account', 'audit'] });
   account = system.client('account');
-  orgA = await createOrganization(system, 'Groups Org A');
-  orgB = await createOrganization(system, 'Groups Org B');
+  orgA = (await createOrganization(system, 'Groups Org A')).id;
+  orgB = (await createOrganization(system, 'Groups Org B')).id;
   adminA = await createUser(system, orgA, { name: 'Admin A' });
   groupB = await createGroup(system, orgB, { name: 'Group of B', permissions: ['TagList'] });
 });

@@ -11,17 +11,15 @@ import type { HttpClient } from '../support/http-client.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 import { eventually } from '../support/eventually.js';
 import type { Problem } from '../support/problem.js';
+import { onDatabase, sha256Hex } from './account-test-helpers.js';
 import {
   ORGANIZATION_PERMISSIONS,
-  auditEntries,
-  conditionsAbout,
   createGroup,
   createUser,
   expectStatus,
-  onDatabase,
-  sha256Hex,
   setMembers,
-} from './account-test-helpers.js';
+} from '../support/factories.js';
+import { auditEntries, conditionsAbout } from '../support/audit-log.js';
 
 /** A valid Entra application (client) id and tenant: both are checked for their shape. */
 const ENTRA_CLIENT = '11111111-2222-3333-4444-555555555555';

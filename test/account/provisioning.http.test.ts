@@ -6,7 +6,9 @@ import type { HttpClient } from '../support/http-client.js';
 import { eventually } from '../support/eventually.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 import type { Problem } from '../support/problem.js';
-import { auditEntries, conditionsAbout, expectStatus, storeAccountPatterns } from './account-test-helpers.js';
+import { storeAccountPatterns } from './account-test-helpers.js';
+import { auditEntries, conditionsAbout } from '../support/audit-log.js';
+import { expectStatus } from '../support/factories.js';
 
 let system: TestSystem;
 let account: HttpClient;

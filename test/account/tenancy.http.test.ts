@@ -5,6 +5,7 @@ import type { UserView } from '../../subgraphs/account/users/user.schemas.js';
 import type { HttpClient, TestResponse } from '../support/http-client.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 import type { Problem } from '../support/problem.js';
+import { permissionsOf, sha256Hex } from './account-test-helpers.js';
 import {
   ORGANIZATION_PERMISSIONS,
   administratorToken,
@@ -12,11 +13,9 @@ import {
   createOrganization,
   createUser,
   expectStatus,
-  permissionsOf,
   setMembers,
-  sha256Hex,
   uniqueEmail,
-} from './account-test-helpers.js';
+} from '../support/factories.js';
 
 let system: TestSystem;
 let account: HttpClient;
@@ -43,8 +42,8 @@ let keysB: string[];
 beforeAll(async () => {
   system = await startTestSystem({ processes: ['account', 'audit'] });
   account = system.client('account');
-  orgA = await createOrganization(system, 'Tenancy Org A');
-  orgB = await createOrganization(system, 'Tenancy Org B');
+  orgA = (await createOrganization(system, 'Tenancy Org A')).id;
+  orgB = (await createOrganization(system, 'Tenancy Org B')).id;
   callerA = await createUser(system, orgA, { name: 'Caller A' });
 
   const personB = await createUser(system, orgB, { name: 'Person B' });

@@ -7,19 +7,17 @@ import type { HttpClient } from '../support/http-client.js';
 import { eventually } from '../support/eventually.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 import type { Problem } from '../support/problem.js';
+import { permissionsOf, sha256Hex } from './account-test-helpers.js';
 import {
   ORGANIZATION_PERMISSIONS,
-  auditEntries,
-  conditionsAbout,
   createGroup,
   createOrganization,
   createUser,
   expectStatus,
-  permissionsOf,
   setMembers,
-  sha256Hex,
   uniqueEmail,
-} from './account-test-helpers.js';
+} from '../support/factories.js';
+import { auditEntries, conditionsAbout } from '../support/audit-log.js';
 
 /** A 1x1 PNG, as a data URL. */
 const PHOTO =
@@ -37,8 +35,8 @@ let userB: UserView;
 beforeAll(async () => {
   system = await startTestSystem({ processes: ['account', 'audit'] });
   account = system.client('account');
-  orgA = await createOrganization(system, 'Users Org A');
-  orgB = await createOrganization(system, 'Users Org B');
+  orgA = (await createOrganization(system, 'Users Org A')).id;
+  orgB = (await createOrganization(system, 'Users Org B')).id;
   adminA = await createUser(system, orgA, { name: 'Admin A' });
   userB = await createUser(system, orgB, { name: 'Bob of B' });
 });
@@ -168,7 +166,7 @@ describe("spec 4.2: GET /users/me needs only a session and answers the caller's 
   });
 
   it('answers the identity linked at login and the photo the provider gave (provisioned through /users/provision)', async () => {
-    const organization = await createOrganization(system, `Me Org ${randomUUID()}`);
+    const organization = (await createOrganization(system, `Me Org ${randomUUID()}`)).id;
     const owner = await system.token({ permissions: ['GlobalOrganizationUpdate'] });
     await expectStatus(
       account.put(`/organizations/${organization}`, {

@@ -6,7 +6,7 @@ import { AUDIT_STATE_MAX } from '../../subgraphs/audit/audit.schemas.js';
 import type { Problem } from '../support/problem.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 import type { HttpClient } from '../support/http-client.js';
-import { writeEntry, type Page } from './audit-test-helpers.js';
+import { writeEntry, type AuditPage } from '../support/audit-log.js';
 
 let system: TestSystem;
 let audit: HttpClient;
@@ -126,7 +126,8 @@ describe('spec 4.4: GET /{id} needs AuditRead, which depends on AuditList', () =
 
 describe('spec 5.11: visibility of organizational and global entries in lists', () => {
   const listAll = async (permissions: Parameters<typeof token>[0], organizationId = ours) =>
-    (await audit.get<Page>('/?take=1000', { token: await token(permissions, organizationId) })).body.items;
+    (await audit.get<AuditPage>('/?take=1000', { token: await token(permissions, organizationId) })).body
+      .items;
 
   it("AuditList shows the organization's entries only: never another organization's, never global ones", async () => {
     const items = await listAll(['AuditList']);
@@ -213,14 +214,14 @@ describe('spec 4.4 write rule: POST / with and without a session token', () => {
       entityName: 'User',
       entityId: `anonymous-${randomUUID()}@example.com`,
     });
-    const listed = await audit.post<Page>('/filter', {
+    const listed = await audit.post<AuditPage>('/filter', {
       token: await token(['AuditList', 'AuditGlobalList'], randomUUID()),
       body: [{ field: 'EntityId', operatorType: 'eq', value: stored.entityId }],
     });
     expect(listed.body.items).toEqual([
       expect.objectContaining({ id: stored.id, organizationId: GLOBAL_ORGANIZATION_ID, action: 'Denied' }),
     ]);
-    const withoutGlobal = await audit.post<Page>('/filter', {
+    const withoutGlobal = await audit.post<AuditPage>('/filter', {
       token: await token(['AuditList'], randomUUID()),
       body: [{ field: 'EntityId', operatorType: 'eq', value: stored.entityId }],
     });
@@ -229,12 +230,12 @@ describe('spec 4.4 write rule: POST / with and without a session token', () => {
 
   it('without a token, another type is 401 and nothing is stored', async () => {
     const before = (
-      await audit.get<Page>('/?take=0', { token: await token(['AuditList', 'AuditGlobalList']) })
+      await audit.get<AuditPage>('/?take=0', { token: await token(['AuditList', 'AuditGlobalList']) })
     ).body.total;
     const response = await audit.post('/', { body: { entryType: 'TagGroup', action: 'Delete' } });
     expect(response.status).toBe(401);
     const after = (
-      await audit.get<Page>('/?take=0', { token: await token(['AuditList', 'AuditGlobalList']) })
+      await audit.get<AuditPage>('/?take=0', { token: await token(['AuditList', 'AuditGlobalList']) })
     ).body.total;
     expect(after).toBe(before);
   });
@@ -283,7 +284,7 @@ describe('spec 4.4 write rule: POST / with and without a session token', () => {
       version: 2,
     });
     expect([created.version, updated.version, again.version]).toEqual([1, 2, 3]);
-    const versions = await audit.post<Page>('/filter', {
+    const versions = await audit.post<AuditPage>('/filter', {
       token: await token(['AuditList'], organization),
       body: [{ field: 'Id', operatorType: 'eq', value: created.id }],
     });
@@ -439,7 +440,7 @@ describe('spec 4.4 / 9.2: DELETE /{id} removes every version and answers what it
       afterState: '{}',
     });
     const other = await writeEntry(audit, writer, { entryType: 'Tag', action: 'Create' });
-    const response = await audit.delete<Page>(`/${created.id}`, {
+    const response = await audit.delete<AuditPage>(`/${created.id}`, {
       token: await token(['AuditDelete', 'AuditList', 'AuditRead'], organization),
     });
     expect(response.status).toBe(200);
@@ -448,7 +449,9 @@ describe('spec 4.4 / 9.2: DELETE /{id} removes every version and answers what it
       [created.id, 1],
       [created.id, 2],
     ]);
-    const left = await audit.get<Page>('/?take=100', { token: await token(['AuditList'], organization) });
+    const left = await audit.get<AuditPage>('/?take=100', {
+      token: await token(['AuditList'], organization),
+    });
     expect(left.body.items.map((e) => e.id)).toEqual([other.id]);
   });
 
@@ -481,7 +484,9 @@ describe('spec 4.4 / 9.2: DELETE /{id} removes every version and answers what it
       action: 'Create',
     });
     expect(theirsEntry.id).toBe(mine.id);
-    const response = await audit.delete<Page>(`/${mine.id}`, { token: await token(['AuditDelete'], first) });
+    const response = await audit.delete<AuditPage>(`/${mine.id}`, {
+      token: await token(['AuditDelete'], first),
+    });
     expect(response.status).toBe(200);
     expect(response.body.items.map((e) => e.organizationId)).toEqual([first]);
     const reader = (organizationId: typeof first) => token(['AuditList', 'AuditRead'], organizationId);

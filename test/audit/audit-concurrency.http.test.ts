@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { HttpClient } from '../support/http-client.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
-import { writeEntry, type Page } from './audit-test-helpers.js';
+import { writeEntry, type AuditPage } from '../support/audit-log.js';
 
 let system: TestSystem;
 let audit: HttpClient;
@@ -47,13 +47,13 @@ describe('spec 4.4: the total of a list counts exactly the entries its pages hol
     const organizationId = randomUUID();
     const writer = await system.token({ organizationId, permissions: [] });
     const reader = await system.token({ organizationId, permissions: ['AuditList'] });
-    const pages: Page[] = [];
+    const pages: AuditPage[] = [];
     for (let round = 0; round < 15; round++) {
       const writes = Array.from({ length: 6 }, () =>
         writeEntry(audit, writer, { entryType: 'Tag', action: 'Create' }),
       );
       const reads = Array.from({ length: 6 }, async () => {
-        const response = await audit.get<Page>('/?take=1000', { token: reader });
+        const response = await audit.get<AuditPage>('/?take=1000', { token: reader });
         pages.push(response.body);
       });
       await Promise.all([...writes, ...reads]);

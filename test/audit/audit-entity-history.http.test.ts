@@ -1,15 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import {
-  administratorToken,
-  createGroup,
-  createOrganization,
-  expectStatus,
-} from '../account/account-test-helpers.js';
 import type { AuditEntryView } from '../../subgraphs/audit/audit.schemas.js';
 import { eventually } from '../support/eventually.js';
 import type { HttpClient } from '../support/http-client.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
-import { writeEntry, type Page } from './audit-test-helpers.js';
+import { administratorToken, createGroup, createOrganization, expectStatus } from '../support/factories.js';
+import { writeEntry, type AuditPage } from '../support/audit-log.js';
 
 let system: TestSystem;
 let account: HttpClient;
@@ -22,7 +17,7 @@ beforeAll(async () => {
   system = await startTestSystem({ processes: ['account', 'audit'] });
   account = system.client('account');
   audit = system.client('audit');
-  organizationId = await createOrganization(system, 'History Org');
+  organizationId = (await createOrganization(system, 'History Org')).id;
   admin = await administratorToken(system, organizationId);
   auditor = await system.token({ organizationId, permissions: ['AuditList', 'AuditRead', 'AuditDelete'] });
 });
@@ -32,7 +27,7 @@ afterAll(() => system.stop());
 /** The entries of one group, oldest version first, once `count` of them have arrived from the queue. */
 async function groupEntries(groupId: number, count: number): Promise<AuditEntryView[]> {
   return eventually(async () => {
-    const response = await audit.post<Page>('/filter?take=100&sortField=Version', {
+    const response = await audit.post<AuditPage>('/filter?take=100&sortField=Version', {
       token: auditor,
       body: [
         { field: 'EntityName', operatorType: 'eq', value: 'Group' },
@@ -73,7 +68,7 @@ describe("spec 9.2: audit entries of one entity share an id and differ by versio
   });
 
   it("DELETE /{id} removes all three, and leaves the other group's entries", async () => {
-    const response = await audit.delete<Page>(`/${history[0]!.id}`, { token: auditor });
+    const response = await audit.delete<AuditPage>(`/${history[0]!.id}`, { token: auditor });
     expect(response.status).toBe(200);
     expect(response.body.items.map((e) => e.action)).toEqual(['Create', 'Update', 'Delete']);
     await groupEntries(Number(history[0]!.entityId), 0);

@@ -1,18 +1,16 @@
-import {
-  administratorToken,
-  auditEntries,
-  conditionsAbout,
-  createGroup,
-  createOrganization,
-  createUser,
-  expectStatus,
-} from '../account/account-test-helpers.js';
 import { MAX_POSTGRES_INTEGER } from '../../platform/db/postgres-integer.js';
 import { eventually } from '../support/eventually.js';
 import { graphqlData } from '../support/graphql.js';
 import type { HttpClient } from '../support/http-client.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
-import { writeEntry } from './audit-test-helpers.js';
+import {
+  administratorToken,
+  createGroup,
+  createOrganization,
+  createUser,
+  expectStatus,
+} from '../support/factories.js';
+import { auditEntries, conditionsAbout, writeEntry } from '../support/audit-log.js';
 
 /**
  * issue 8.2 / decisions "Ids and versions": a member with no permission at all writes whatever
@@ -31,7 +29,7 @@ beforeAll(async () => {
   system = await startTestSystem({ processes: ['account', 'audit', 'gateway'] });
   account = system.client('account');
   audit = system.client('audit');
-  organizationId = await createOrganization(system, 'Exhaustion Org');
+  organizationId = (await createOrganization(system, 'Exhaustion Org')).id;
   member = await system.token({ organizationId, permissions: [] });
 });
 

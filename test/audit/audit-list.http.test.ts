@@ -3,7 +3,7 @@ import { AUDIT_FIELDS, type AuditField } from '../../subgraphs/audit/domain/audi
 import { GLOBAL_ORGANIZATION_ID } from '../../subgraphs/audit/domain/audit-visibility.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 import type { HttpClient } from '../support/http-client.js';
-import { writeEntry, type Page } from './audit-test-helpers.js';
+import { writeEntry, type AuditPage } from '../support/audit-log.js';
 
 let system: TestSystem;
 let audit: HttpClient;
@@ -34,7 +34,7 @@ afterAll(() => system.stop());
 
 describe('spec 4.4 / 8 Limits: GET / defaults to take 10, skip 0, sortField LoggedAt, ascending', () => {
   it('answers the first ten of twelve, oldest first, with the total counted before paging', async () => {
-    const response = await audit.get<Page>('/', { token: reader });
+    const response = await audit.get<AuditPage>('/', { token: reader });
     expect(response.status).toBe(200);
     expect(response.body.total).toBe(12);
     expect(response.body.items).toHaveLength(10);
@@ -55,24 +55,24 @@ describe('spec 4.4 / 8 Limits: GET / defaults to take 10, skip 0, sortField Logg
 
 describe('spec 4.4: GET / honours take, skip, sortField and sortDescending', () => {
   it('pages from skip and keeps the total of every match', async () => {
-    const response = await audit.get<Page>('/?take=3&skip=10', { token: reader });
+    const response = await audit.get<AuditPage>('/?take=3&skip=10', { token: reader });
     expect(response.body.total).toBe(12);
     expect(response.body.items.map((e) => e.entityId)).toEqual(['111', '112']);
   });
 
   it('sorts descending by LoggedAt', async () => {
-    const response = await audit.get<Page>('/?take=2&sortDescending=true', { token: reader });
+    const response = await audit.get<AuditPage>('/?take=2&sortDescending=true', { token: reader });
     expect(response.body.items.map((e) => e.entityId)).toEqual(['112', '111']);
   });
 
   it('sorts by another field, named without regard to case', async () => {
-    const response = await audit.get<Page>('/?take=12&sortField=entityName', { token: reader });
+    const response = await audit.get<AuditPage>('/?take=12&sortField=entityName', { token: reader });
     const names = response.body.items.map((e) => e.entityName);
     expect(names).toEqual([...names].sort());
   });
 
   it('take=0 answers only the total', async () => {
-    const response = await audit.get<Page>('/?take=0', { token: reader });
+    const response = await audit.get<AuditPage>('/?take=0', { token: reader });
     expect(response.body).toEqual({ total: 12, items: [] });
   });
 });
@@ -97,7 +97,7 @@ describe('spec 4.4: sortField orders by the field named, not by LoggedAt or id',
     EntityId: ['third', 'first', 'second'],
   };
   const sorted = async (query: string, token = sortReader) => {
-    const response = await audit.get<Page>(`/?take=100&${query}`, { token });
+    const response = await audit.get<AuditPage>(`/?take=100&${query}`, { token });
     expect(response.status).toBe(200);
     return response.body.items.map((e) =>
       e.organizationId === GLOBAL_ORGANIZATION_ID ? 'global' : e.afterState,
@@ -178,7 +178,7 @@ describe('spec 7 (400 names the field): bad paging parameters are refused', () =
 
 describe('spec 4.4: POST /filter AND-s its conditions, eq exact and contains substring, values as text', () => {
   const filter = (conditions: unknown, query = '') =>
-    audit.post<Page>(`/filter?take=100${query}`, { token: reader, body: conditions });
+    audit.post<AuditPage>(`/filter?take=100${query}`, { token: reader, body: conditions });
 
   it('eq matches the exact text', async () => {
     const response = await filter([{ field: 'EntryType', operatorType: 'eq', value: 'TagGroup' }]);
@@ -222,7 +222,7 @@ describe('spec 4.4: POST /filter AND-s its conditions, eq exact and contains sub
   });
 
   it('takes the same paging and sorting parameters as GET /', async () => {
-    const response = await audit.post<Page>('/filter?take=2&skip=1&sortDescending=true', {
+    const response = await audit.post<AuditPage>('/filter?take=2&skip=1&sortDescending=true', {
       token: reader,
       body: [{ field: 'EntryType', operatorType: 'eq', value: 'Variable' }],
     });
@@ -263,7 +263,7 @@ describe('spec 4.4: POST /filter AND-s its conditions, eq exact and contains sub
   });
 
   it('a missing body is no conditions', async () => {
-    const response = await audit.post<Page>('/filter?take=0', { token: reader });
+    const response = await audit.post<AuditPage>('/filter?take=0', { token: reader });
     expect(response.status).toBe(200);
     expect(response.body.total).toBe(12);
   });

@@ -1,16 +1,11 @@
 import { PERMISSION_CATALOGUE, type PermissionName } from '../../platform/permissions/catalogue.js';
 import type { GroupView } from '../../subgraphs/account/groups/group.schemas.js';
 import type { UserView } from '../../subgraphs/account/users/user.schemas.js';
-import {
-  createGroup,
-  createOrganization,
-  createUser,
-  expectStatus,
-  sha256Hex,
-} from '../account/account-test-helpers.js';
+import { sha256Hex } from '../account/account-test-helpers.js';
 import { graphql, graphqlData } from '../support/graphql.js';
 import type { HttpClient } from '../support/http-client.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
+import { createGroup, createOrganization, createUser, expectStatus } from '../support/factories.js';
 
 let system: TestSystem;
 let account: HttpClient;
@@ -27,8 +22,8 @@ beforeAll(async () => {
   system = await startTestSystem({ processes: ['account', 'audit', 'gateway'] });
   account = system.client('account');
   gateway = system.client('gateway');
-  orgA = await createOrganization(system, 'Subgraph Org A');
-  orgB = await createOrganization(system, 'Subgraph Org B');
+  orgA = (await createOrganization(system, 'Subgraph Org A')).id;
+  orgB = (await createOrganization(system, 'Subgraph Org B')).id;
   person = await createUser(system, orgA, { name: 'Subgraph Person' });
   robot = await createUser(system, orgA, { name: 'Subgraph Robot', serviceAccount: true });
   personB = await createUser(system, orgB, { name: 'Subgraph Person B' });

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { GLOBAL_ORGANIZATION_ID } from '../../subgraphs/audit/domain/audit-visibility.js';
 import type { PermissionName } from '../../platform/permissions/catalogue.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
-import { writeEntry } from '../audit/audit-test-helpers.js';
 import { graphql, type GraphQLAnswer } from '../support/graphql.js';
+import { writeEntry } from '../support/audit-log.js';
 
 let system: TestSystem;
 const organizationId = randomUUID();

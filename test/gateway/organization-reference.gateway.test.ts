@@ -1,7 +1,7 @@
-import { createOrganization } from '../account/account-test-helpers.js';
-import { writeEntry } from '../audit/audit-test-helpers.js';
 import { graphql } from '../support/graphql.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
+import { createOrganization } from '../support/factories.js';
+import { writeEntry } from '../support/audit-log.js';
 
 let system: TestSystem;
 let organization: { id: string; name: string };
@@ -9,7 +9,7 @@ let organization: { id: string; name: string };
 beforeAll(async () => {
   system = await startTestSystem({ processes: ['account', 'audit', 'gateway'] });
   const name = 'Referenced Org';
-  organization = { id: await createOrganization(system, name), name };
+  organization = { id: (await createOrganization(system, name)).id, name };
   const audit = system.client('audit');
   await writeEntry(audit, await system.token({ organizationId: organization.id, permissions: [] }), {
     entryType: 'Tag',

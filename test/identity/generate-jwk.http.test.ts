@@ -3,7 +3,7 @@ import type { HttpClient } from '../support/http-client.js';
 import type { Problem } from '../support/problem.js';
 import { eventually } from '../support/eventually.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
-import { auditEntries, GLOBAL_ORGANIZATION } from './identity-test-helpers.js';
+import { GLOBAL_ORGANIZATION, auditEntries } from '../support/audit-log.js';
 
 interface GeneratedKey {
   kid: string;

@@ -7,13 +7,9 @@ import type { HttpClient } from '../support/http-client.js';
 import { storeAccountPatterns } from '../account/account-test-helpers.js';
 import { eventually } from '../support/eventually.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
-import {
-  auditEntries,
-  createOrganization,
-  GLOBAL_ORGANIZATION,
-  login,
-  loginToken,
-} from './identity-test-helpers.js';
+import { login, loginToken } from './identity-test-helpers.js';
+import { GLOBAL_ORGANIZATION, auditEntries } from '../support/audit-log.js';
+import { createOrganization } from '../support/factories.js';
 
 let system: TestSystem;
 let identity: HttpClient;

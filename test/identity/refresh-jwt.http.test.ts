@@ -7,7 +7,9 @@ import type { HttpClient } from '../support/http-client.js';
 import { eventually } from '../support/eventually.js';
 import { rsaKeyPair } from '../support/rsa-keys.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
-import { auditEntries, createOrganization, loginToken } from './identity-test-helpers.js';
+import { loginToken } from './identity-test-helpers.js';
+import { auditEntries } from '../support/audit-log.js';
+import { createOrganization } from '../support/factories.js';
 
 const ALLOWED_ORIGIN = 'https://login.example';
 const DURATION_MINUTES = 60;

@@ -10,8 +10,8 @@ import { AuditService } from '../../subgraphs/audit/audit.service.js';
 import { AuditEntry } from '../../subgraphs/audit/audit-entry.entity.js';
 import { ParkedMessage } from '../../subgraphs/audit/parked-message.entity.js';
 import { MAX_POSTGRES_INTEGER } from '../../platform/db/postgres-integer.js';
-import { writeEntry } from '../audit/audit-test-helpers.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
+import { writeEntry } from '../support/audit-log.js';
 
 let system: TestSystem;
 let orm: Database;

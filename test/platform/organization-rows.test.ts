@@ -7,8 +7,8 @@ import { ACCOUNT_SCHEMA } from '../../launcher/services/account.js';
 import { ACCOUNT_ENTITIES } from '../../subgraphs/account/account-entities.js';
 import { Group } from '../../subgraphs/account/groups/group.entity.js';
 import { ACCOUNT_MIGRATIONS } from '../../subgraphs/account/migrations/index.js';
-import { createGroup, createOrganization } from '../account/account-test-helpers.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
+import { createGroup, createOrganization } from '../support/factories.js';
 
 let system: TestSystem;
 let orm: Database;
@@ -25,8 +25,8 @@ beforeAll(async () => {
     migrations: ACCOUNT_MIGRATIONS,
     logger: createLogger('silent'),
   });
-  ours = await createOrganization(system, 'Rows ours');
-  theirs = await createOrganization(system, 'Rows theirs');
+  ours = (await createOrganization(system, 'Rows ours')).id;
+  theirs = (await createOrganization(system, 'Rows theirs')).id;
   await createGroup(system, ours, { name: 'Ours' });
   theirGroup = (await createGroup(system, theirs, { name: 'Theirs' })).id;
 });

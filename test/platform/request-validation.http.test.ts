@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { writeEntry } from '../audit/audit-test-helpers.js';
 import type { HttpClient } from '../support/http-client.js';
 import type { Problem } from '../support/problem.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
+import { writeEntry } from '../support/audit-log.js';
 
 let system: TestSystem;
 let audit: HttpClient;
