@@ -2,6 +2,7 @@ import type { ServiceName } from '../platform/config/settings.js';
 import type { SubgraphClasses } from '../platform/graphql/subgraph.js';
 import { ACCOUNT_SUBGRAPH } from '../subgraphs/account/account.subgraph.js';
 import { AUDIT_SUBGRAPH } from '../subgraphs/audit/audit.subgraph.js';
+import { LIBRARY_SUBGRAPH } from '../subgraphs/library/library.subgraph.js';
 
 export interface SubgraphEntry {
   /** The service that serves it at `/graphql`. */
@@ -11,6 +12,7 @@ export interface SubgraphEntry {
 
 /** The subgraphs the supergraph is composed of. */
 export const SUBGRAPHS: SubgraphEntry[] = [
+  { name: 'library', classes: LIBRARY_SUBGRAPH },
   { name: 'account', classes: ACCOUNT_SUBGRAPH },
   { name: 'audit', classes: AUDIT_SUBGRAPH },
 ];

@@ -13,12 +13,14 @@ import type { PlatformContext, StartedService } from './platform-context.js';
 import { startAccountService } from './services/account.js';
 import { startAuditService } from './services/audit.js';
 import { startIdentityService } from './services/identity.js';
+import { startLibraryService } from './services/library.js';
 
 /** Services this build can start, in start order (those others record audit entries with come first). */
 const SERVICE_STARTERS = {
   audit: startAuditService,
   account: startAccountService,
   identity: startIdentityService,
+  library: startLibraryService,
 } satisfies Partial<Record<ServiceName, (platform: PlatformContext) => Promise<StartedService>>>;
 
 export type StartableService = keyof typeof SERVICE_STARTERS;

@@ -27,6 +27,11 @@ const accountPermissions = z.object({
 });
 export type AccountPermissions = z.output<typeof accountPermissions>;
 
+const names = z.array(z.object({ id: z.uuid(), name: z.string() }));
+
+const creditBalance = z.object({ usedCredits: z.number().int(), totalCredits: z.number().int() });
+export type CreditBalance = z.output<typeof creditBalance>;
+
 export interface ProvisionRequest {
   provider: string;
   providerUserId: string;
@@ -38,7 +43,7 @@ export interface ProvisionRequest {
 
 /**
  * The account service as its peers call it (spec 1.5: the identity service calls the
- * account service). Answers are checked against the contract; one that does not fit is
+ * account service; the library service asks it for names and balances with the caller's token). Answers are checked against the contract; one that does not fit is
  * the peer's fault (503), never silently used.
  */
 export class AccountClient {
@@ -61,6 +66,20 @@ export class AccountClient {
     if (response.status === 404) return null;
     if (response.status !== 200) throw peerError(response);
     return parse(sessionAccount, response.body);
+  }
+
+  /** POST /users/names/lookup with the caller's token: the names of the accounts of its organization among these ids. */
+  async lookupNames(token: string, userIds: string[]): Promise<{ id: string; name: string }[]> {
+    const response = await this.http.send('POST', '/users/names/lookup', { token, body: { userIds } });
+    if (response.status !== 200) throw peerError(response);
+    return parse(names, response.body);
+  }
+
+  /** GET /organizations/me/credits with the caller's token: its organization's balance. */
+  async credits(token: string): Promise<CreditBalance> {
+    const response = await this.http.send('GET', '/organizations/me/credits', { token });
+    if (response.status !== 200) throw peerError(response);
+    return parse(creditBalance, response.body);
   }
 
   /** GET /users/{id}/permissions; null when the account is not in that organization any more. */

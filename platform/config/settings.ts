@@ -70,6 +70,8 @@ export interface Settings {
   readonly payments: { readonly webhookSecret: string | undefined };
   readonly audit: { readonly authNotRequired: readonly string[] };
   readonly bootstrapApiKey: string | undefined;
+  /** Where the settings came from, for what is read again while running (the credit costs). */
+  readonly sources: { readonly env: NodeJS.ProcessEnv; readonly overrides: Record<string, unknown> };
 }
 
 /**
@@ -187,6 +189,7 @@ export function loadSettings(
       z.string().min(32, 'must be at least 32 characters').optional(),
       'secret',
     ),
+    sources: { env, overrides: options.overrides ?? {} },
   };
   // Read again on every request (CreditCostReader); checked here too, so a bad value stops the start.
   read('CreditCosts:VariableGetCost', creditCost.default(CREDIT_COST_DEFAULTS.variableGetCost));

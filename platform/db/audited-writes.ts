@@ -36,6 +36,8 @@ export type RowChange<E extends Stamped> = Omit<EntityData<E>, StampedField | 'i
 
 export interface CreateOptions<E extends Stamped> {
   constraints?: ConstraintMessages;
+  /** Writes what the new row owns (a variable's values) before its Create entry takes its state. */
+  afterInsert?(row: E): Promise<void>;
   /** The audit entry's author when it is not the writer (a login that provisions its own account). */
   author?: (row: E) => AuditAuthor;
 }
@@ -84,6 +86,7 @@ export class AuditedWrites {
     };
     const row = em.create(kind.entity, { ...fields, ...stamps } as unknown as RequiredEntityData<E>);
     await withConstraintErrors(() => em.flush(), options.constraints ?? {});
+    await options.afterInsert?.(row);
     const [view] = await kind.views(em, [row]);
     this.deps.auditLog.record(outbox, options.author?.(row) ?? writer, {
       entryType: kind.entryType,
@@ -115,15 +118,32 @@ export class AuditedWrites {
 
   /** Changes a row the caller has already locked for its version check (findForVersionCheck). */
   async updateLocked<E extends Stamped, V>(
-    { em, outbox }: Transaction,
+    tx: Transaction,
     writer: AuditAuthor,
     kind: AuditedKind<E, V>,
     row: E,
     options: Omit<UpdateOptions<E, V>, 'expectedVersion'>,
   ): Promise<{ row: E; view: V }> {
-    const [before] = await kind.views(em, [row]);
+    const [before] = await kind.views(tx.em, [row]);
     const fields = await options.change(row, before!);
     if (fields === undefined) return { row, view: before! };
+    return this.changed(tx, writer, kind, row, before!, fields, options.constraints);
+  }
+
+  /**
+   * Records a locked row as changed, given its state before: it is stamped (with `fields` when
+   * given) and its Update entry written. For a change made by other means than its own fields (a
+   * cascade that took tags off its values).
+   */
+  async changed<E extends Stamped, V>(
+    { em, outbox }: Transaction,
+    writer: AuditAuthor,
+    kind: AuditedKind<E, V>,
+    row: E,
+    before: V,
+    fields: RowChange<E> = {} as RowChange<E>,
+    constraints: ConstraintMessages = {},
+  ): Promise<{ row: E; view: V }> {
     const stamps = {
       version: row.version + 1,
       updatedAt: this.deps.clock.now(),
@@ -131,14 +151,14 @@ export class AuditedWrites {
     };
     // MikroORM's assign types its data through E's inferred form, which a generic E cannot meet.
     em.assign(row, { ...fields, ...stamps } as never);
-    await withConstraintErrors(() => em.flush(), options.constraints ?? {});
+    await withConstraintErrors(() => em.flush(), constraints);
     const [after] = await kind.views(em, [row]);
     this.deps.auditLog.record(outbox, writer, {
       entryType: kind.entryType,
       entityName: kind.entryType,
       entityId: row.id,
       version: row.version,
-      change: { action: 'Update', before: before!, after: after! },
+      change: { action: 'Update', before, after: after! },
     });
     return { row, view: after! };
   }

@@ -23,6 +23,19 @@ export class OrganizationRows {
     return new OrganizationRows(em, params.organizationId);
   }
 
+  /**
+   * Makes the writers of this organization that ask for the same purpose take turns until their
+   * transactions end (a PostgreSQL advisory lock), for a rule no row lock can keep: two sets each
+   * made the other's parent at once would each find no cycle.
+   */
+  async takeTurns(purpose: string): Promise<void> {
+    await this.query(
+      `select pg_advisory_xact_lock(hashtextextended(turn.organization_id || ':' || turn.purpose, 0))
+       from (select ?::text as organization_id, ?::text as purpose) as turn`,
+      [purpose],
+    );
+  }
+
   async query<Row extends object>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
     if (!FIRST_PARAMETER_IS_ORGANIZATION.test(sql)) {
       throw new Error(`A statement over an organization's rows must take organization_id first: ${sql}`);

@@ -81,8 +81,8 @@ describe('issue 8.4: take is bounded on every list, and the schema says so', () 
     const takes = Object.values(schema.getQueryType()!.getFields()).flatMap((field) =>
       field.args.filter((arg) => arg.name === 'take').map((arg) => [field.name, arg.description] as const),
     );
-    expect(takes.map(([field]) => field).sort()).toEqual(
-      ['apiKeys', 'auditEntries', 'groups', 'myApiKeys', 'organizations', 'users'].sort(),
+    expect(takes.map(([field]) => field)).toEqual(
+      expect.arrayContaining(['apiKeys', 'auditEntries', 'groups', 'myApiKeys', 'organizations', 'users']),
     );
     for (const [, description] of takes) expect(description).toContain('at most 1000');
     const refused = await graphql(gateway, reader, '{ users(take: 1001) { total } }');

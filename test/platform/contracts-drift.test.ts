@@ -32,7 +32,7 @@ describe('decisions "Committed contracts": each service serves the document sche
   let system: TestSystem;
 
   beforeAll(async () => {
-    system = await startTestSystem({ processes: ['account', 'audit', 'identity'] });
+    system = await startTestSystem({ processes: ['account', 'audit', 'identity', 'library'] });
   });
 
   afterAll(() => system.stop());

@@ -58,7 +58,9 @@ describe('CONTRACT 1 One service alone: `npm start -- <name>` checks its argumen
     const output = capturedOutput();
     const launched = await launch(['acount'], baseEnv(), output);
     expect(launched).toEqual({ exitCode: 2 });
-    expect(output.stderr).toBe('Unknown service: acount. Choose from: audit, account, identity, gateway.\n');
+    expect(output.stderr).toBe(
+      'Unknown service: acount. Choose from: audit, account, identity, library, gateway.\n',
+    );
     expect(output.stdout).toBe('');
   });
 
@@ -81,8 +83,9 @@ describe('CONTRACT 1 Queue: the in-process queue is valid only when every servic
   const withNats = loadSettings({ env: { NATS_URL: 'nats://127.0.0.1:4222' } });
 
   it.each<[StartableProcess[], boolean]>([
-    [['audit', 'account', 'identity', 'gateway'], true],
-    [['audit', 'account', 'identity'], true],
+    [['audit', 'account', 'identity', 'library', 'gateway'], true],
+    [['audit', 'account', 'identity', 'library'], true],
+    [['audit', 'account', 'identity'], false],
     [['gateway'], true],
     [['account'], false],
     [['identity'], false],

@@ -6,6 +6,9 @@ import { ACCOUNT_ENTITIES } from '../../subgraphs/account/account-entities.js';
 import { ACCOUNT_MIGRATIONS } from '../../subgraphs/account/migrations/index.js';
 import { AUDIT_MIGRATIONS } from '../../subgraphs/audit/migrations/index.js';
 import { AUDIT_SCHEMA } from '../../subgraphs/audit/audit-entry.repository.js';
+import { LIBRARY_ENTITIES } from '../../subgraphs/library/library-entities.js';
+import { LIBRARY_MIGRATIONS } from '../../subgraphs/library/migrations/index.js';
+import { LIBRARY_SCHEMA } from '../../subgraphs/library/library-dependencies.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 
 let system: TestSystem;
@@ -20,6 +23,7 @@ afterAll(() => system.stop());
 const services = [
   { schema: AUDIT_SCHEMA, entities: AUDIT_ENTITIES, migrations: AUDIT_MIGRATIONS },
   { schema: ACCOUNT_SCHEMA, entities: ACCOUNT_ENTITIES, migrations: ACCOUNT_MIGRATIONS },
+  { schema: LIBRARY_SCHEMA, entities: LIBRARY_ENTITIES, migrations: LIBRARY_MIGRATIONS },
 ];
 
 describe('decisions "Migrations": the migrations build exactly the schema the entities declare', () => {

@@ -1,5 +1,6 @@
 import { ForeignKeyConstraintViolationException } from '@mikro-orm/core';
 import { z } from 'zod';
+import { OrganizationRows } from '../../../platform/db/organization-rows.js';
 import { PermanentMessageError, type QueueMessage } from '../../../platform/queue/queue.js';
 import type { AccountDependencies } from '../account-dependencies.js';
 
@@ -24,10 +25,10 @@ export class CreditSpendService {
     const { OrganizationId: organizationId, Amount: amount } = parsed.data;
     try {
       await this.deps.orm.em.fork().transactional(async (em) => {
-        const counted = await em.execute<{ message_id: string }[]>(
-          `insert into "account"."credit_spend" (message_id, organization_id, amount, recorded_at)
+        const counted = await new OrganizationRows(em, organizationId).query<{ message_id: string }>(
+          `insert into "account"."credit_spend" (organization_id, message_id, amount, recorded_at)
            values (?, ?, ?, ?) on conflict (message_id) do nothing returning message_id`,
-          [message.id, organizationId, amount, this.deps.clock.now()],
+          [message.id, amount, this.deps.clock.now()],
         );
         if (counted.length === 0) return;
         await em.execute(`update "account"."organization" set used_credits = used_credits + ? where id = ?`, [

@@ -1,0 +1,82 @@
+import { AuditLog } from '../../platform/audit-log/audit-log.js';
+import { AccountClient } from '../../platform/clients/account-client.js';
+import { CreditCostReader } from '../../platform/config/credit-costs.js';
+import { CreditGate } from '../../platform/credits/credit-gate.js';
+import { SpendAggregator } from '../../platform/credits/spend-aggregator.js';
+import { AuditedWrites } from '../../platform/db/audited-writes.js';
+import { isDatabaseReady, openDatabase } from '../../platform/db/database.js';
+import { startServiceHost } from '../../platform/http/service-host.js';
+import { createOutbox } from '../../platform/outbox/outbox.js';
+import { LIBRARY_API } from '../../rest-facade/library/library.api.js';
+import { AuthorNames } from '../../subgraphs/library/authors.js';
+import { LIBRARY_SCHEMA, type LibraryDependencies } from '../../subgraphs/library/library-dependencies.js';
+import { LIBRARY_ENTITIES } from '../../subgraphs/library/library-entities.js';
+import type { LibraryServices } from '../../subgraphs/library/library-services.js';
+import { librarySubgraph } from '../../subgraphs/library/library.subgraph.js';
+import { LIBRARY_MIGRATIONS } from '../../subgraphs/library/migrations/index.js';
+import { VariableSetService } from '../../subgraphs/library/sets/variable-set.service.js';
+import { TagGroupService } from '../../subgraphs/library/tag-groups/tag-group.service.js';
+import { TagService } from '../../subgraphs/library/tag-groups/tag.service.js';
+import { VariableService } from '../../subgraphs/library/variables/variable.service.js';
+import type { PlatformContext, StartedService } from '../platform-context.js';
+import { startService } from '../service-parts.js';
+
+/**
+ * The library service: tag groups, tags, library sets and variables. Its database, outbox,
+ * credit gate (balances from the account service, spend published in aggregate), REST paths
+ * and subgraph.
+ */
+export function startLibraryService(platform: PlatformContext): Promise<StartedService> {
+  const { settings, queue, clock } = platform;
+  const logger = platform.logger.child({ service: 'library' });
+  return startService(logger, async (parts) => {
+    const orm = parts.add(
+      await openDatabase({
+        url: await platform.databaseUrl(),
+        schema: LIBRARY_SCHEMA,
+        entities: LIBRARY_ENTITIES,
+        migrations: LIBRARY_MIGRATIONS,
+        logger,
+      }),
+      (database) => database.close(),
+    );
+    const outbox = parts.add(createOutbox(orm, queue, clock, logger), ({ relay }) => relay.stop());
+    // Stopped before the outbox (parts close in reverse): the last spend is written to it first.
+    const spend = parts.add(new SpendAggregator(outbox.transactions, logger), (aggregator) =>
+      aggregator.stop(),
+    );
+    const account = new AccountClient(() => platform.peerUrl('account'));
+    const costs = new CreditCostReader(settings.sources.env, logger, settings.sources.overrides);
+    const auditLog = new AuditLog(clock);
+    const deps: LibraryDependencies = {
+      orm,
+      transactions: outbox.transactions,
+      auditLog,
+      writes: new AuditedWrites({ clock, auditLog }),
+      clock,
+      logger,
+      authors: new AuthorNames(account, logger),
+      credits: new CreditGate(account, spend),
+      costs: () => costs.current(),
+    };
+    const services: LibraryServices = {
+      tagGroups: new TagGroupService(deps),
+      tags: new TagService(deps),
+      sets: new VariableSetService(deps),
+      variables: new VariableService(deps),
+    };
+    const host = parts.add(
+      await startServiceHost(
+        {
+          ...LIBRARY_API,
+          routes: LIBRARY_API.routesFor(services),
+          subgraph: librarySubgraph(services),
+          readiness: async () => ({ database: await isDatabaseReady(orm, logger), queue: queue.isReady() }),
+        },
+        { host: settings.http.host, port: settings.http.ports.library, verifier: platform.verifier, logger },
+      ),
+      (running) => running.close(),
+    );
+    return { url: host.url, graphqlUrl: `${host.url}/graphql` };
+  });
+}

@@ -1,0 +1,6 @@
+import { Migration20261203000000_library_initial } from './Migration20261203000000_library_initial.js';
+
+/** Every migration of the library schema, oldest first. Add new ones at the end; never edit an applied one. */
+export const LIBRARY_MIGRATIONS = [
+  { name: 'Migration20261203000000_library_initial', class: Migration20261203000000_library_initial },
+];

@@ -1,0 +1,106 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { withConstraintErrors } from '../../../platform/db/database-errors.js';
+import { BadRequestError, ConflictError, type FieldError } from '../../../platform/errors/domain-errors.js';
+import type { CurrentValue, Plan, PlannedValue } from '../domain/value-plan.js';
+import type { KnownTag } from '../domain/tag-refs.js';
+import { TagGroup } from '../tag-groups/tag-group.entity.js';
+import { Tag } from '../tag-groups/tag.entity.js';
+import { ValueTag } from './value-tag.entity.js';
+import { VariableValue } from './variable-value.entity.js';
+
+/** Every tag of `em`'s organization with its group's name, to match what a write names against. */
+export async function knownTags(em: EntityManager): Promise<KnownTag[]> {
+  const [groups, tags] = await Promise.all([em.find(TagGroup, {}), em.find(Tag, {})]);
+  const groupName = new Map(groups.map((group) => [group.id, group.name]));
+  return tags.map((tag) => ({ id: tag.id, name: tag.name, groupName: groupName.get(tag.tagGroupId) ?? '' }));
+}
+
+/** A variable's stored values with their tags, by id. */
+export async function currentValues(em: EntityManager, variableId: number): Promise<CurrentValue[]> {
+  const values = await em.find(
+    VariableValue,
+    { variableId },
+    { orderBy: { id: 'asc' }, disableIdentityMap: true },
+  );
+  const links =
+    values.length === 0 ? [] : await em.find(ValueTag, { valueId: { $in: values.map((v) => v.id) } });
+  return values.map((value) => ({
+    id: value.id,
+    stored: {
+      value: value.value ?? null,
+      numberValue: value.numberValue ?? null,
+      booleanValue: value.booleanValue ?? null,
+    },
+    tagIds: links.filter((link) => link.valueId === value.id).map((link) => link.tagId),
+  }));
+}
+
+/**
+ * The values of a plan, or the 400 or 409 it answers: a value not of its type is 400 naming it
+ * (`body.values[2].value`), two values with the same tags 409 naming both. The message never
+ * holds a value's text: it may be a secret.
+ */
+export function plannedOrRefused(plan: Plan, location: string): PlannedValue[] {
+  if (plan.ok) return plan.values;
+  const invalid: FieldError[] = plan.problems.flatMap((problem) =>
+    problem.kind === 'invalid'
+      ? [{ field: `${location}[${problem.index}].${problem.field}`, message: problem.message }]
+      : [],
+  );
+  if (invalid.length > 0) throw BadRequestError.invalidFields(invalid);
+  const repeated = plan.problems.filter((problem) => problem.kind === 'repeated');
+  throw new ConflictError(
+    `Two values of one variable have the same tags: ${repeated
+      .map((r) => `${location}[${r.index}] repeats ${location}[${r.first}]`)
+      .join('; ')}. A variable has one value per tag combination, and one untagged default.`,
+    {
+      errors: repeated.map((r) => ({
+        field: `${location}[${r.index}]`,
+        message: `has the same tags as ${location}[${r.first}]`,
+      })),
+    },
+  );
+}
+
+/**
+ * Makes a variable's stored values the planned ones: kept values are changed in place (their ids
+ * stay), new ones inserted, the rest deleted (their tag links go with them).
+ */
+export async function storeValues(
+  em: EntityManager,
+  organizationId: string,
+  variableId: number,
+  planned: readonly PlannedValue[],
+  current: readonly CurrentValue[],
+): Promise<void> {
+  const kept = new Set(planned.flatMap((value) => (value.keepId === undefined ? [] : [value.keepId])));
+  const removed = current.filter((value) => !kept.has(value.id)).map((value) => value.id);
+  if (removed.length > 0) await em.nativeDelete(VariableValue, { id: { $in: removed } });
+  const fields = (value: PlannedValue) => ({
+    value: value.stored.value,
+    numberValue: value.stored.numberValue,
+    booleanValue: value.stored.booleanValue,
+    hint: value.marks?.hint ?? null,
+    hash: value.marks?.hash ?? null,
+  });
+  const rows = await Promise.all(
+    planned.map(async (value) => {
+      if (value.keepId === undefined)
+        return em.create(VariableValue, { organizationId, variableId, ...fields(value) });
+      await em.nativeUpdate(VariableValue, { id: value.keepId }, fields(value));
+      return undefined;
+    }),
+  );
+  await em.flush();
+  const ids = planned.map((value, index) => value.keepId ?? rows[index]!.id);
+  if (kept.size > 0) await em.nativeDelete(ValueTag, { valueId: { $in: [...kept] } });
+  const links = planned.flatMap((value, index) =>
+    value.tagIds.map((tagId) => ({ valueId: ids[index]!, tagId, organizationId })),
+  );
+  if (links.length > 0) {
+    await withConstraintErrors(() => em.insertMany(ValueTag, links), {
+      // A tag deleted while this write found it: the write is refused whole, and can be sent again.
+      foreignKey: () => new ConflictError('A tag these values name was deleted meanwhile; send them again.'),
+    });
+  }
+}

@@ -1,0 +1,25 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { tenantFilter } from '../../../platform/db/tenancy.js';
+import { Variable } from './variable.entity.js';
+
+/**
+ * One value of a variable, in the storage field of its type. A sensitive variable's values keep
+ * the hint and hash derived from them (domain/sensitive-values.ts); the others keep neither.
+ */
+export const VariableValue = defineEntity({
+  name: 'VariableValue',
+  tableName: 'variable_value',
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    organizationId: p.uuid(),
+    variableId: p.manyToOne(Variable).mapToPk().fieldName('variable_id').deleteRule('cascade').index(),
+    value: p.text().nullable(),
+    // A JavaScript number: the values are JSON numbers, written and read as such.
+    numberValue: p.double().runtimeType('number').$type<number>().nullable(),
+    booleanValue: p.boolean().nullable(),
+    hint: p.string().length(20).nullable(),
+    hash: p.string().length(64).nullable(),
+  },
+  filters: { tenant: tenantFilter },
+});
+export type VariableValue = InferEntity<typeof VariableValue>;
