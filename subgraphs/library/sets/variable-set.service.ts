@@ -44,15 +44,18 @@ export class VariableSetService {
     return { total, items: await this.deps.authors.named(known, sets.map(variableSetView)) };
   }
 
-  /** GET /variablesets/{id}: VariableRead for the set; with its variables and values; costs VariableGetCost. */
+  /**
+   * GET /variablesets/{id}: VariableRead for the set; with its variables and values; costs
+   * VariableGetCost, charged only once the set is found and the caller may read it.
+   */
   async get(caller: Caller | undefined, id: number): Promise<VariableSetDetail> {
     const known = requirePermission(caller, 'VariableRead');
-    return this.deps.credits.charge(known, this.deps.costs().variableGetCost, async () => {
-      const em = readerFor(this.deps, known);
-      const set = await findSet(em, id);
-      requireForSet(known, 'VariableRead', id);
-      return this.detail(em, known, set);
-    });
+    const em = readerFor(this.deps, known);
+    const set = await findSet(em, id);
+    requireForSet(known, 'VariableRead', id);
+    return this.deps.credits.charge(known, this.deps.costs().variableGetCost, () =>
+      this.detail(em, known, set),
+    );
   }
 
   /**

@@ -45,15 +45,15 @@ export class VariableService {
     return { total, items: await this.deps.authors.named(known, views) };
   }
 
-  /** GET /variables/{id}: VariableRead for its set; costs VariableGetCost (spec 8). */
+  /** GET /variables/{id}: VariableRead for its set; costs VariableGetCost (spec 8), charged once it is found and readable. */
   async get(caller: Caller | undefined, id: number): Promise<Named<VariableRecord>> {
     const known = requirePermission(caller, 'VariableRead');
-    return this.deps.credits.charge(known, this.deps.costs().variableGetCost, async () => {
-      const em = readerFor(this.deps, known);
-      const variable = await findVariable(em, id);
-      requireForSet(known, 'VariableRead', variable.variableSetId);
-      return this.answer(em, known, variable);
-    });
+    const em = readerFor(this.deps, known);
+    const variable = await findVariable(em, id);
+    requireForSet(known, 'VariableRead', variable.variableSetId);
+    return this.deps.credits.charge(known, this.deps.costs().variableGetCost, () =>
+      this.answer(em, known, variable),
+    );
   }
 
   /** POST /variables: VariableCreate for the set. Writing a sensitive value needs nothing more. */
