@@ -8,8 +8,8 @@ import {
   createSet,
   createTagGroup,
   createVariable,
+  expectNeedsOnly,
   librarianToken,
-  LIBRARY_PERMISSIONS,
 } from '../support/library-factories.js';
 import type { Problem } from '../support/problem.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
@@ -34,9 +34,6 @@ beforeAll(async () => {
 
 afterAll(() => system.stop());
 
-const only = (permissions: Parameters<TestSystem['token']>[0]['permissions']) =>
-  system.token({ organizationId: orgA, accountId: writerId, permissions });
-
 describe('spec 4.1 "Tag groups and tags": each path needs exactly its permission', () => {
   it.each([
     ['get', '/taggroups', 'TagGroupList'],
@@ -60,18 +57,7 @@ describe('spec 4.1 "Tag groups and tags": each path needs exactly its permission
             ? { name: `x${permission}`, tagGroupId: group.id }
             : { name: `X ${permission}` }
           : undefined;
-      const others = LIBRARY_PERMISSIONS.filter((p) => p !== permission);
-      const refused = await library.request<Problem>(method.toUpperCase(), path, {
-        token: await only(others),
-        body,
-      });
-      expect(refused.status).toBe(403);
-      expect((await library.request(method.toUpperCase(), path, { body })).status).toBe(401);
-      const allowed = await library.request(method.toUpperCase(), path, {
-        token: await only([permission]),
-        body,
-      });
-      expect(allowed.status).toBe(200);
+      await expectNeedsOnly(system, orgA, permission, { method, path, body });
     },
   );
 });

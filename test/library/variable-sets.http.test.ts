@@ -6,12 +6,7 @@ import { auditEntries, conditionsAbout } from '../support/audit-log.js';
 import { eventually } from '../support/eventually.js';
 import { createOrganization, expectStatus } from '../support/factories.js';
 import type { HttpClient } from '../support/http-client.js';
-import {
-  createSet,
-  createVariable,
-  librarianToken,
-  LIBRARY_PERMISSIONS,
-} from '../support/library-factories.js';
+import { createSet, createVariable, expectNeedsOnly, librarianToken } from '../support/library-factories.js';
 import type { Problem } from '../support/problem.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 
@@ -51,16 +46,7 @@ describe('spec 4.1 "Library sets and variables": each set path needs exactly its
       const set = await createSet(system, tokenA, { name: `Perm ${permission}` });
       const path = template.replace('{id}', String(set.id));
       const body = method === 'POST' || method === 'PUT' ? { name: `Perm ${permission} 2` } : undefined;
-      const others = LIBRARY_PERMISSIONS.filter(
-        (p) => p !== permission && !(permission === 'VariableRead' && p === 'VariableReadSecrets'),
-      );
-      expect((await library.request(method, path, { token: await tokenWith(others), body })).status).toBe(
-        403,
-      );
-      expect((await library.request(method, path, { body })).status).toBe(401);
-      expect(
-        (await library.request(method, path, { token: await tokenWith([permission]), body })).status,
-      ).toBe(200);
+      await expectNeedsOnly(system, orgA, permission, { method, path, body });
     },
   );
 });

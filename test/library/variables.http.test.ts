@@ -12,8 +12,8 @@ import {
   createSet,
   createTagGroup,
   createVariable,
+  expectNeedsOnly,
   librarianToken,
-  LIBRARY_PERMISSIONS,
 } from '../support/library-factories.js';
 import type { Problem } from '../support/problem.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
@@ -70,16 +70,7 @@ describe('spec 4.1: each variable path needs exactly its permission', () => {
           : method === 'PUT'
             ? { values: [] }
             : undefined;
-      const others = LIBRARY_PERMISSIONS.filter(
-        (p) => p !== permission && !(permission === 'VariableRead' && p === 'VariableReadSecrets'),
-      );
-      expect((await library.request(method, path, { token: await tokenWith(others), body })).status).toBe(
-        403,
-      );
-      expect((await library.request(method, path, { body })).status).toBe(401);
-      expect(
-        (await library.request(method, path, { token: await tokenWith([permission]), body })).status,
-      ).toBe(200);
+      await expectNeedsOnly(system, orgA, permission, { method, path, body });
     },
   );
 });

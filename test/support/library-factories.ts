@@ -69,3 +69,30 @@ export function createVariable(
 ): Promise<VariableView> {
   return expectStatus(system.client('library').post<VariableView>('/variables', { token, body }), 200);
 }
+
+/**
+ * Spec 4.1's permission column: the request is 403 with every other library permission (the
+ * permission itself left out, with what depends on it), 401 without a session, and 200 with the
+ * permission alone.
+ */
+export async function expectNeedsOnly(
+  system: TestSystem,
+  organizationId: string,
+  permission: PermissionName,
+  request: { method: string; path: string; body?: unknown },
+): Promise<void> {
+  const library = system.client('library');
+  const others = LIBRARY_PERMISSIONS.filter(
+    (other) => other !== permission && !(permission === 'VariableRead' && other === 'VariableReadSecrets'),
+  );
+  const send = async (permissions?: PermissionName[]) =>
+    (
+      await library.request(request.method.toUpperCase(), request.path, {
+        token: permissions && (await system.token({ organizationId, permissions })),
+        body: request.body,
+      })
+    ).status;
+  expect(await send(others)).toBe(403);
+  expect(await send()).toBe(401);
+  expect(await send([permission])).toBe(200);
+}
