@@ -9,6 +9,9 @@ import { startServiceHost } from '../../platform/http/service-host.js';
 import { createOutbox } from '../../platform/outbox/outbox.js';
 import { LIBRARY_API } from '../../rest-facade/library/library.api.js';
 import { AuthorNames } from '../../subgraphs/library/authors.js';
+import { ResolutionService } from '../../subgraphs/library/resolution/resolution.service.js';
+import { RevisionedTransactions } from '../../subgraphs/library/resolution/revisions.js';
+import { SnapshotCache } from '../../subgraphs/library/resolution/snapshot-cache.js';
 import { LIBRARY_SCHEMA, type LibraryDependencies } from '../../subgraphs/library/library-dependencies.js';
 import { LIBRARY_ENTITIES } from '../../subgraphs/library/library-entities.js';
 import type { LibraryServices } from '../../subgraphs/library/library-services.js';
@@ -48,15 +51,19 @@ export function startLibraryService(platform: PlatformContext): Promise<StartedS
     const account = new AccountClient(() => platform.peerUrl('account'));
     const costs = new CreditCostReader(settings.sources.env, logger, settings.sources.overrides);
     const auditLog = new AuditLog(clock);
+    const snapshots = new SnapshotCache(orm, logger);
+    const credits = new CreditGate(account, spend);
     const deps: LibraryDependencies = {
       orm,
-      transactions: outbox.transactions,
+      transactions: new RevisionedTransactions(outbox.transactions, (organizationId) =>
+        snapshots.invalidate(organizationId),
+      ),
       auditLog,
       writes: new AuditedWrites({ clock, auditLog }),
       clock,
       logger,
       authors: new AuthorNames(account, logger),
-      credits: new CreditGate(account, spend),
+      credits,
       costs: () => costs.current(),
     };
     const services: LibraryServices = {
@@ -64,6 +71,7 @@ export function startLibraryService(platform: PlatformContext): Promise<StartedS
       tags: new TagService(deps),
       sets: new VariableSetService(deps),
       variables: new VariableService(deps),
+      resolution: new ResolutionService({ snapshots, credits, costs: deps.costs }),
     };
     const host = parts.add(
       await startServiceHost(

@@ -33,6 +33,7 @@ const problemSchema: JsonSchema = {
 };
 
 const errorDescriptions: Record<number, string> = {
+  304: 'Not modified: the ETag sent in If-None-Match is the current one. No body.',
   400: 'The request is invalid; `errors` names each bad field.',
   401: 'No valid session token.',
   403: 'The caller lacks a permission this needs.',
@@ -117,11 +118,15 @@ export function buildOpenApiDocument(info: OpenApiInfo, routes: Route[]): JsonSc
             {
               description: errorDescriptions[code] ?? 'Error.',
               content:
-                code === 429
-                  ? { 'text/plain': { schema: { type: 'string' } } }
-                  : {
-                      'application/problem+json': { schema: { $ref: '#/components/schemas/ProblemDetails' } },
-                    },
+                code === 304
+                  ? undefined
+                  : code === 429
+                    ? { 'text/plain': { schema: { type: 'string' } } }
+                    : {
+                        'application/problem+json': {
+                          schema: { $ref: '#/components/schemas/ProblemDetails' },
+                        },
+                      },
             },
           ]),
         ),

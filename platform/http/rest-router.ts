@@ -4,6 +4,7 @@ import { readSessionToken } from '../auth/token-reader.js';
 import type { TokenVerifier } from '../auth/token-verifier.js';
 import { UnauthorizedError } from '../errors/domain-errors.js';
 import { keepRawBody, MAX_BODY_SIZE, type RawBodyRequest } from './raw-body.js';
+import { PreparedResponse } from './prepared-response.js';
 import type { Route } from './route.js';
 import { BodyInOtherMediaType, JSON_MEDIA_TYPE, parseInput } from './validation.js';
 
@@ -41,6 +42,10 @@ async function handle(route: Route, verifier: TokenVerifier, req: Request, res: 
       ? parseInput(route.body, bodyAsSent(req), 'body')
       : undefined;
   const result = await route.handle({ caller, params, query, body, request: req, response: res });
+  if (result instanceof PreparedResponse) {
+    res.writeHead(result.status, result.headers).end(result.body);
+    return;
+  }
   res.status(route.status ?? 200);
   if (route.response === null) res.end();
   else if (route.responseContentType === 'text/plain') res.type('text/plain').send(String(result));

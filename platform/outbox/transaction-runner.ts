@@ -16,12 +16,17 @@ export interface Transaction {
   readonly outbox: OutboxWriter;
 }
 
+/** Runs a change in one transaction with its messages, its rows limited to `organizationId` when one is given. */
+export interface Transactions {
+  run<T>(work: (tx: Transaction) => Promise<T>, organizationId?: string): Promise<T>;
+}
+
 /**
  * Runs a change in one database transaction together with the messages it causes, so a
  * change is never committed without its audit entry or event, nor an event without its
  * change. After a commit that wrote messages, the relay is nudged to publish them at once.
  */
-export class TransactionRunner {
+export class TransactionRunner implements Transactions {
   constructor(
     private readonly orm: Database,
     private readonly clock: Clock,

@@ -25,6 +25,7 @@ import {
   variableView,
 } from '../../subgraphs/library/variables/variable.schemas.js';
 import { crudRoutes } from './crud-routes.js';
+import { resolutionRoutes } from './resolution.routes.js';
 
 const SET_SCOPE =
   "A group may restrict the Variable* permissions to chosen library sets: a set outside the caller's scope is 403 (one of another organization 404).";
@@ -34,6 +35,7 @@ const READ_COST =
 /** Every REST path of the library's tag group, tag, library set and variable tables (spec 4.1). */
 export function libraryRoutes(services: LibraryServices): Route[] {
   return [
+    ...resolutionRoutes(services.resolution),
     ...crudRoutes(
       {
         path: '/taggroups',

@@ -7,7 +7,7 @@ import type { AuditedWrites } from '../../platform/db/audited-writes.js';
 import type { Database } from '../../platform/db/database.js';
 import { scopeToOrganization } from '../../platform/db/tenancy.js';
 import type { Logger } from '../../platform/logging/logger.js';
-import type { TransactionRunner } from '../../platform/outbox/transaction-runner.js';
+import type { Transactions } from '../../platform/outbox/transaction-runner.js';
 import type { Clock } from '../../platform/time/clock.js';
 import type { AuthorNames } from './authors.js';
 
@@ -16,7 +16,8 @@ export const LIBRARY_SCHEMA = 'library';
 /** What the library's use cases share. */
 export interface LibraryDependencies {
   orm: Database;
-  transactions: TransactionRunner;
+  /** Every library write: it also raises the organization's library revision (resolution/revisions.ts). */
+  transactions: Transactions;
   auditLog: AuditLog;
   /** Every create, update and delete of a tag group, set or variable. */
   writes: AuditedWrites;

@@ -1,4 +1,5 @@
 import { OutboxMessage } from '../../platform/outbox/outbox-message.entity.js';
+import { LibraryRevision } from './resolution/library-revision.entity.js';
 import { VariableSet } from './sets/variable-set.entity.js';
 import { TagGroup } from './tag-groups/tag-group.entity.js';
 import { Tag } from './tag-groups/tag.entity.js';
@@ -14,5 +15,6 @@ export const LIBRARY_ENTITIES = [
   Variable,
   VariableValue,
   ValueTag,
+  LibraryRevision,
   OutboxMessage,
 ];

@@ -1,3 +1,4 @@
+import type { ResolutionService } from './resolution/resolution.service.js';
 import type { VariableSetService } from './sets/variable-set.service.js';
 import type { TagGroupService } from './tag-groups/tag-group.service.js';
 import type { TagService } from './tag-groups/tag.service.js';
@@ -9,4 +10,5 @@ export interface LibraryServices {
   tags: TagService;
   sets: VariableSetService;
   variables: VariableService;
+  resolution: ResolutionService;
 }
