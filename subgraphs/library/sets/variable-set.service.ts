@@ -13,6 +13,7 @@ import type { Transaction } from '../../../platform/outbox/transaction-runner.js
 import { requirePermission } from '../../../platform/permissions/authorize.js';
 import type { Named } from '../authors.js';
 import { parentCycle } from '../domain/set-ancestry.js';
+import { refuseCycleUnderSet } from '../resolution/reference-check.js';
 import { readerFor, type LibraryDependencies } from '../library-dependencies.js';
 import { requireForSet, setScope } from '../set-scope.js';
 import { mayReadSecrets } from '../variables/variable.service.js';
@@ -98,11 +99,13 @@ export class VariableSetService {
     const set = await this.deps.transactions.run(async (tx) => {
       const parentChange = body.parentVariableSetId !== undefined;
       if (parentChange) await OrganizationRows.of(tx.em).takeTurns('variable-set-parents');
+      let oldParentId: number | null = null;
       const updated = await this.deps.writes.update(tx, known, VARIABLE_SETS, id, {
         expectedVersion: body.version,
         constraints: { unique: duplicateName },
         change: async (row) => {
           requireForSet(known, 'VariableUpdate', id);
+          oldParentId = row.parentVariableSetId ?? null;
           const parentId =
             body.parentVariableSetId === undefined
               ? (row.parentVariableSetId ?? null)
@@ -115,6 +118,9 @@ export class VariableSetService {
           };
         },
       });
+      if (parentChange && oldParentId !== (updated.row.parentVariableSetId ?? null)) {
+        await refuseCycleUnderSet(tx.em, id, oldParentId, 'body.parentVariableSetId');
+      }
       return updated.row;
     }, known.organizationId);
     return this.detail(readerFor(this.deps, known), known, set);

@@ -7,6 +7,7 @@ import { holdsForSet, requirePermission } from '../../../platform/permissions/au
 import type { Named } from '../authors.js';
 import { planStoredValues, planWrittenValues } from '../domain/value-plan.js';
 import { readerFor, type LibraryDependencies } from '../library-dependencies.js';
+import { refuseCycleThroughVariable } from '../resolution/reference-check.js';
 import { requireForSet, setScope } from '../set-scope.js';
 import { VariableSet } from '../sets/variable-set.entity.js';
 import { currentValues, knownTags, plannedOrRefused, storeValues } from './value-store.js';
@@ -89,6 +90,7 @@ export class VariableService {
           afterInsert: (row) => storeValues(tx.em, known.organizationId, row.id, planned, []),
         },
       );
+      await refuseCycleThroughVariable(tx.em, created.row.id, 'body.values');
       return created.row;
     }, known.organizationId);
     return this.answer(readerFor(this.deps, known), known, variable);
@@ -112,6 +114,7 @@ export class VariableService {
         constraints: { unique: duplicateName },
         change: (row) => this.changeOf(tx, known, row, body),
       });
+      await refuseCycleThroughVariable(tx.em, id, cycleField(body));
       return updated.row;
     }, known.organizationId);
     return this.answer(readerFor(this.deps, known), known, variable);
@@ -207,6 +210,12 @@ export class VariableService {
 /** Whether the caller sees this variable's secrets (spec 2: VariableRead and VariableReadSecrets, for its set). */
 export function mayReadSecrets(caller: Caller, variable: Pick<Variable, 'variableSetId'>): boolean {
   return holdsForSet(caller, 'VariableReadSecrets', variable.variableSetId);
+}
+
+/** What an update that closes a reference cycle is blamed on: its values, else its new name, else its move. */
+function cycleField(body: VariableUpdateBody): string {
+  if (body.values !== undefined) return 'body.values';
+  return body.name !== undefined ? 'body.name' : 'body.variableSetId';
 }
 
 /** CONTRACT 6: a Boolean variable is never sensitive; creating one so, or making one so, is 400. */
