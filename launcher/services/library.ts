@@ -9,6 +9,7 @@ import { startServiceHost } from '../../platform/http/service-host.js';
 import { createOutbox } from '../../platform/outbox/outbox.js';
 import { LIBRARY_API } from '../../rest-facade/library/library.api.js';
 import { AuthorNames } from '../../subgraphs/library/authors.js';
+import { LibraryChanges } from '../../subgraphs/library/resolution/library-changes.js';
 import { ResolutionService } from '../../subgraphs/library/resolution/resolution.service.js';
 import { RevisionedTransactions } from '../../subgraphs/library/resolution/revisions.js';
 import { SnapshotCache } from '../../subgraphs/library/resolution/snapshot-cache.js';
@@ -52,11 +53,13 @@ export function startLibraryService(platform: PlatformContext): Promise<StartedS
     const costs = new CreditCostReader(settings.sources.env, logger, settings.sources.overrides);
     const auditLog = new AuditLog(clock);
     const snapshots = new SnapshotCache(orm, logger);
-    const credits = new CreditGate(account, spend);
+    const changes = new LibraryChanges(queue, snapshots, logger);
+    changes.listen();
+    const credits = new CreditGate(account, spend, logger);
     const deps: LibraryDependencies = {
       orm,
       transactions: new RevisionedTransactions(outbox.transactions, (organizationId) =>
-        snapshots.invalidate(organizationId),
+        changes.changed(organizationId),
       ),
       auditLog,
       writes: new AuditedWrites({ clock, auditLog }),

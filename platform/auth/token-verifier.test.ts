@@ -127,6 +127,26 @@ describe('spec 5.5: a signed session token verifies into the caller it names', (
     await expect(verifier().verify(token)).resolves.toMatchObject({ accountId: ACCOUNT });
   });
 
+  it('issue 11 item 5: remembers a verified token until it expires, and not a moment longer', async () => {
+    const remembering = verifier();
+    const token = await sign();
+    const first = await remembering.verify(token);
+    expect(await remembering.verify(token)).toBe(first);
+    now = new Date(ISSUED.getTime() + settings.jwt.durationInMinutes * MINUTE);
+    await expect(remembering.verify(token)).rejects.toBeInstanceOf(UnauthorizedError);
+  });
+
+  it('issue 11 item 5: forgets the oldest token once it remembers its limit, and verifies that one again', async () => {
+    const small = new TokenVerifier(keys, settings.jwt, clock, 2);
+    const tokens = await Promise.all([sign(), sign({ name: 'b' }), sign({ name: 'c' })]);
+    const callers = [];
+    for (const token of tokens) callers.push(await small.verify(token));
+    expect(await small.verify(tokens[2]!)).toBe(callers[2]);
+    const again = await small.verify(tokens[0]!);
+    expect(again).not.toBe(callers[0]);
+    expect(again).toEqual(callers[0]);
+  });
+
   it('verifies with a verify-only Jwt:PublicKey', async () => {
     const verifyOnly = await loadSigningKeys(
       loadSettings({ env: {}, overrides: { 'Jwt:PublicKey': publicPem } }),

@@ -26,14 +26,29 @@ type Claims = z.output<typeof claimsSchema>;
  * and the clock. Anything wrong is the same 401; the reason is not told to the caller.
  */
 export class TokenVerifier {
+  /**
+   * Tokens verified already, by their text, until they expire: a program reads with one token
+   * all day, and an RS256 check costs more than the rest of its request. The oldest is forgotten
+   * first once `remembered` are kept.
+   */
+  private readonly verified = new Map<string, Caller>();
+
   constructor(
     private readonly keys: SigningKeys,
     private readonly jwt: Settings['jwt'],
     private readonly clock: Clock,
+    private readonly remembered = 10_000,
   ) {}
 
   async verify(token: string): Promise<Caller> {
-    return toCaller(token, await this.claims(token, this.clock.now()));
+    const now = this.clock.now();
+    const known = this.verified.get(token);
+    if (known && now < known.expiresAt) return known;
+    this.verified.delete(token);
+    const caller = toCaller(token, await this.claims(token, now));
+    if (this.verified.size >= this.remembered) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(token, caller);
+    return caller;
   }
 
   /**

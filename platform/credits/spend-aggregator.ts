@@ -11,6 +11,8 @@ import { TOPICS } from '../queue/queue.js';
  */
 export class SpendAggregator {
   private readonly pending = new Map<string, number>();
+  /** The batch being written to the outbox: not pending any more, not yet published either. */
+  private writing = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
 
@@ -27,7 +29,7 @@ export class SpendAggregator {
 
   /** Spent here and not yet published: the balance the account service answers does not count it yet. */
   unpublished(organizationId: string): number {
-    return this.pending.get(organizationId) ?? 0;
+    return (this.pending.get(organizationId) ?? 0) + (this.writing.get(organizationId) ?? 0);
   }
 
   /** Publishes what is pending now; on failure it stays pending and is tried again. */
@@ -37,6 +39,7 @@ export class SpendAggregator {
     await this.flushing;
     if (this.pending.size === 0) return;
     const batch = [...this.pending];
+    this.writing = new Map(this.pending);
     this.pending.clear();
     this.flushing = this.transactions
       .run(async ({ outbox }) => {
@@ -48,7 +51,10 @@ export class SpendAggregator {
         for (const [organizationId, amount] of batch) this.add(organizationId, amount);
         this.logger.warn({ err: error }, 'credits spent could not be recorded yet; trying again');
       })
-      .finally(() => (this.flushing = undefined));
+      .finally(() => {
+        this.writing = new Map();
+        this.flushing = undefined;
+      });
     await this.flushing;
   }
 

@@ -4,6 +4,8 @@ import {
   PermanentMessageError,
   retryDelayMs,
   type MessageHandler,
+  type Notice,
+  type NoticeListener,
   type Queue,
   type QueueMessage,
   type Topic,
@@ -33,6 +35,7 @@ export class InProcessQueue implements Queue {
   private readonly backlog = new Map<Topic, QueueMessage[]>();
   private readonly recentIds = new Map<string, number>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly listeners = new Map<Notice, NoticeListener[]>();
   private closed = false;
   /**
    * Runs work in the async context the queue was made in. Delivery must not inherit the
@@ -70,6 +73,19 @@ export class InProcessQueue implements Queue {
       consumer.pending.push(message);
       this.schedule(consumer, 0);
     }
+  }
+
+  /** Heard after the announcer's turn, as over a connection, and never missed: every listener is in this process. */
+  announce(notice: Notice, data: unknown): void {
+    if (this.closed) return;
+    const copy = structuredClone(data);
+    for (const listener of this.listeners.get(notice) ?? []) {
+      this.inQueueContext(() => setImmediate(() => listener.heard(copy)));
+    }
+  }
+
+  listen(notice: Notice, listener: NoticeListener): void {
+    this.listeners.set(notice, [...(this.listeners.get(notice) ?? []), listener]);
   }
 
   consume(topic: Topic, consumerName: string, handler: MessageHandler): void {

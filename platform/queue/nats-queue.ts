@@ -19,6 +19,8 @@ import {
   retryDelayMs,
   TOPICS,
   type MessageHandler,
+  type Notice,
+  type NoticeListener,
   type Queue,
   type Topic,
 } from './queue.js';
@@ -61,6 +63,7 @@ export class NatsQueue implements Queue {
   private setUpWanted = false;
   private settingUp: Promise<void> | undefined;
   private readonly registrations: Registration[] = [];
+  private readonly listeners: { notice: Notice; listener: NoticeListener }[] = [];
   /** Consumer loops, started at the first readiness (and at once for consumers registered after it). */
   private readonly running: Promise<void>[] = [];
   private consuming = false;
@@ -104,6 +107,37 @@ export class NatsQueue implements Queue {
     });
   }
 
+  announce(notice: Notice, data: unknown): void {
+    if (!this.connection || !this.connected || this.connection.isClosed()) return;
+    this.connection.publish(this.subject(notice), JSON.stringify(data));
+  }
+
+  /** Subscribed on the connection there is now and on every one made later (the client renews it across reconnects). */
+  listen(notice: Notice, listener: NoticeListener): void {
+    this.listeners.push({ notice, listener });
+    if (this.connection && !this.connection.isClosed()) this.subscribe(this.connection, notice, listener);
+  }
+
+  private subscribe(connection: NatsConnection, notice: Notice, listener: NoticeListener): void {
+    connection.subscribe(this.subject(notice), {
+      callback: (error, message) => {
+        if (error) {
+          this.logger.warn({ err: error, notice }, 'a notice subscription failed');
+          listener.missed();
+          return;
+        }
+        let data: unknown;
+        try {
+          data = message.json();
+        } catch (parseError) {
+          this.logger.warn({ err: parseError, notice }, 'a notice that is not JSON was ignored');
+          return;
+        }
+        listener.heard(data);
+      },
+    });
+  }
+
   consume(topic: Topic, consumerName: string, handler: MessageHandler): void {
     const registration = { topic, consumerName, handler };
     this.registrations.push(registration);
@@ -136,7 +170,7 @@ export class NatsQueue implements Queue {
     await Promise.allSettled([...this.running, this.settingUp]);
   }
 
-  private subject(topic: Topic): string {
+  private subject(topic: Topic | Notice): string {
     return `${this.prefix}${topic}`;
   }
 
@@ -222,6 +256,10 @@ export class NatsQueue implements Queue {
     }
     this.connection = connection;
     this.connected = true;
+    for (const { notice, listener } of this.listeners) {
+      this.subscribe(connection, notice, listener);
+      listener.missed();
+    }
     void this.watchStatus(connection);
     void connection.closed().then((reason) => this.whenClosed(connection, reason));
     return connection;
@@ -236,6 +274,7 @@ export class NatsQueue implements Queue {
       if (status.type === 'reconnect') {
         this.connected = true;
         this.logger.info('NATS connection restored; making sure of streams and consumers');
+        for (const { listener } of this.listeners) listener.missed();
         if (!this.closing) this.setUpUntilReady();
       }
     }

@@ -13,6 +13,23 @@ export const TOPICS = {
 } as const;
 export type Topic = (typeof TOPICS)[keyof typeof TOPICS];
 
+/**
+ * Notices: fan-out news for every running process that listens, not kept and not retried (core
+ * NATS publish and subscribe). A listener that may have missed some is told so, and must find out
+ * by itself what changed; they make a replica learn sooner, never be right.
+ */
+export const NOTICES = {
+  /** An organization's library changed (data: the organization); read by every library replica. */
+  libraryChanged: 'library-changed',
+} as const;
+export type Notice = (typeof NOTICES)[keyof typeof NOTICES];
+
+export interface NoticeListener {
+  heard(data: unknown): void;
+  /** Notices may have been missed: the connection was lost, or made anew. */
+  missed(): void;
+}
+
 export interface QueueMessage {
   /** The publisher's id for this message; the same id on every redelivery. */
   readonly id: string;
@@ -44,6 +61,9 @@ export interface Queue {
   publish(topic: Topic, data: unknown, messageId: string): Promise<void>;
   /** Registers a durable consumer: messages published while it was away are delivered later. */
   consume(topic: Topic, consumerName: string, handler: MessageHandler): void;
+  /** Sends a notice to every listener now connected, this process's too; dropped while disconnected. */
+  announce(notice: Notice, data: unknown): void;
+  listen(notice: Notice, listener: NoticeListener): void;
   /** Stops consuming after the handlers running now finish, then disconnects. */
   close(): Promise<void>;
 }

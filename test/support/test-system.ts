@@ -25,6 +25,8 @@ export interface TestSystemOptions {
    * a fresh one; the database is then not dropped when this system stops.
    */
   databaseUrl?: string;
+  /** Shares another test system's queue (its QUEUE_PREFIX), which that system deletes when it stops. */
+  queuePrefix?: string;
 }
 
 export interface TokenRequest {
@@ -39,6 +41,7 @@ export interface TestSystem {
   readonly settings: Settings;
   readonly clock: TestClock;
   readonly databaseUrl: string;
+  readonly queuePrefix: string;
   client(process: ProcessName): HttpClient;
   /** A session token signed with the system's key, as the identity service would mint it. */
   token(request: TokenRequest): Promise<string>;
@@ -55,7 +58,7 @@ export async function startTestSystem(options: TestSystemOptions = {}): Promise<
   const created = options.databaseUrl ? undefined : await createTestDatabase();
   const databaseName = created?.name;
   const databaseUrl = created?.url ?? options.databaseUrl!;
-  const queuePrefix = `t${randomBytes(4).toString('hex')}-`;
+  const queuePrefix = options.queuePrefix ?? `t${randomBytes(4).toString('hex')}-`;
   const clock = options.clock ?? new TestClock();
   const dataDir = mkdtempSync(join(tmpdir(), 'config-library-data-'));
   const settings = loadSettings({
@@ -100,6 +103,7 @@ export async function startTestSystem(options: TestSystemOptions = {}): Promise<
     settings,
     clock,
     databaseUrl,
+    queuePrefix,
     client: (name) => {
       const url = system.urls[name];
       if (!url) throw new Error(`${name} was not started in this test system`);
@@ -118,7 +122,8 @@ export async function startTestSystem(options: TestSystemOptions = {}): Promise<
     stop: async () => {
       await system.stop();
       if (databaseName) await dropTestDatabase(databaseName);
-      if (settings.queue.natsUrl) await deleteStreams(settings.queue.natsUrl, queuePrefix);
+      if (settings.queue.natsUrl && !options.queuePrefix)
+        await deleteStreams(settings.queue.natsUrl, queuePrefix);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
