@@ -141,8 +141,8 @@ describe('spec 5.5: a signed session token verifies into the caller it names', (
     const tokens = await Promise.all([sign(), sign({ name: 'b' }), sign({ name: 'c' })]);
     const callers = [];
     for (const token of tokens) callers.push(await small.verify(token));
-    expect(await small.verify(tokens[2]!)).toBe(callers[2]);
-    const again = await small.verify(tokens[0]!);
+    expect(await small.verify(tokens[2])).toBe(callers[2]);
+    const again = await small.verify(tokens[0]);
     expect(again).not.toBe(callers[0]);
     expect(again).toEqual(callers[0]);
   });
