@@ -1,6 +1,7 @@
 import type { SubgraphClasses, SubgraphDefinition } from '../../platform/graphql/subgraph.js';
 import type { LibraryServices } from './library-services.js';
 import { authorFieldsOf, UserReference } from './library.types.js';
+import { ResolutionResolver } from './resolution/resolution.resolver.js';
 import { VariableSetResolver } from './sets/variable-set.resolver.js';
 import { VariableSetType } from './sets/variable-set.types.js';
 import { TagGroupResolver } from './tag-groups/tag-group.resolver.js';
@@ -16,7 +17,7 @@ const AUTHOR_FIELDS = [TagGroupType, VariableSetType, VariableObjectType].map(au
  * are the account subgraph's Users.
  */
 export const LIBRARY_SUBGRAPH: SubgraphClasses = {
-  resolvers: [TagGroupResolver, VariableSetResolver, VariableResolver, ...AUTHOR_FIELDS],
+  resolvers: [TagGroupResolver, VariableSetResolver, VariableResolver, ResolutionResolver, ...AUTHOR_FIELDS],
   orphanedTypes: [UserReference],
 };
 
@@ -27,6 +28,7 @@ export function librarySubgraph(services: LibraryServices): SubgraphDefinition {
       new TagGroupResolver(services.tagGroups, services.tags),
       new VariableSetResolver(services.sets),
       new VariableResolver(services.variables),
+      new ResolutionResolver(services.resolution),
       ...AUTHOR_FIELDS.map((fields) => new fields()),
     ],
   };

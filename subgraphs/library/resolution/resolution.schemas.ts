@@ -59,3 +59,11 @@ export type PreviewItemView = z.output<typeof previewItemView>;
 export const previewView = z
   .object({ total: z.number().int(), items: z.record(z.string(), previewItemView) })
   .meta({ id: 'VariableValuesPreview' });
+export type PreviewView = z.output<typeof previewView>;
+
+/** The gateway's resolve(sets, tags, substitute): the preview's query under GraphQL's names. */
+export const resolveArgs = z.object({
+  sets: variableValuesQuery.shape.set,
+  tags: variableValuesQuery.shape.tag,
+  substitute: z.boolean(),
+});
