@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import {
   BadRequestError,
@@ -20,18 +21,24 @@ export function notFoundHandler(): RequestHandler {
  * handler, which writes one as HTML, is never reached.
  */
 export function problemErrorHandler(logger: Logger): ErrorRequestHandler {
-  return (error: unknown, req, res, _next) => {
-    const known = fromExpress(error);
-    if (known instanceof InsufficientCreditsError) {
-      res.status(429).type('text/plain').send(known.message);
-      return;
-    }
-    if (known instanceof ServiceUnavailableError && known.retryAfterSeconds !== undefined) {
-      res.set('Retry-After', String(known.retryAfterSeconds));
-    }
-    const problem = toProblemDetails(known, req.originalUrl, logger);
-    res.status(problem.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problem));
-  };
+  return (error: unknown, req, res, _next) => writeProblem(fromExpress(error), req.originalUrl, res, logger);
+}
+
+/** Writes an error as problem details, or the 429's plain text; for Express and the direct routes alike. */
+export function writeProblem(error: unknown, instance: string, res: ServerResponse, logger: Logger): void {
+  if (error instanceof InsufficientCreditsError) {
+    res.writeHead(429, { 'content-type': 'text/plain; charset=utf-8' }).end(error.message);
+    return;
+  }
+  const problem = toProblemDetails(error, instance, logger);
+  res
+    .writeHead(problem.status, {
+      'content-type': `${PROBLEM_CONTENT_TYPE}; charset=utf-8`,
+      ...(error instanceof ServiceUnavailableError && error.retryAfterSeconds !== undefined
+        ? { 'retry-after': String(error.retryAfterSeconds) }
+        : {}),
+    })
+    .end(JSON.stringify(problem));
 }
 
 /** Body-parser and other framework errors carry a safe 4xx status; keep it with a plain message. */

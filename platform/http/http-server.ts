@@ -1,6 +1,5 @@
-import type { Server } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Express } from 'express';
 
 export interface RunningHttpServer {
   /** `http://host:port`, the host bracketed when it is an IPv6 address. */
@@ -15,19 +14,23 @@ export interface Listener {
 }
 
 /**
- * Listens with `app` on host and port (0 picks a free one); close drops open connections.
+ * Listens with `listener` on host and port (0 picks a free one); close drops open connections.
  * A port it cannot have stops the start with a message naming the address and its setting.
  */
 export async function startHttpServer(
-  app: Express,
+  listener: RequestListener,
   host: string,
   port: number,
-  listener: Listener,
+  who: Listener,
 ): Promise<RunningHttpServer> {
-  const server = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(port, host, (error?: Error) =>
-      error ? reject(listenError(error, host, port, listener)) : resolve(listening),
-    );
+  const server = createServer(listener);
+  await new Promise<void>((resolve, reject) => {
+    const failed = (error: Error) => reject(listenError(error, host, port, who));
+    server.once('error', failed);
+    server.listen(port, host, () => {
+      server.off('error', failed);
+      resolve();
+    });
   });
   const { port: boundPort } = server.address() as AddressInfo;
   return {

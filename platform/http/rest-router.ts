@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Caller } from '../auth/caller.js';
 import { readSessionToken } from '../auth/token-reader.js';
@@ -68,11 +69,15 @@ function bodyAsSent(req: Request): unknown {
  * The query parameters that have a value: `?take=` is the same as no `take`, so its
  * default applies (as an empty setting is unset; docs/decisions.md).
  */
-function presentValues(query: Request['query']): Record<string, unknown> {
+export function presentValues(query: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(query).filter(([, value]) => value !== ''));
 }
 
-async function readCaller(route: Route, verifier: TokenVerifier, req: Request): Promise<Caller | undefined> {
+export async function readCaller(
+  route: Route,
+  verifier: TokenVerifier,
+  req: IncomingMessage,
+): Promise<Caller | undefined> {
   if (route.auth === 'none') return undefined;
   const token = readSessionToken(req.headers);
   if (!token) {

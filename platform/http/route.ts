@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import type { Caller } from '../auth/caller.js';
 
@@ -21,8 +21,8 @@ export interface RouteContext<P extends Schema, Q extends Schema, B extends Sche
   params: Out<P>;
   query: Out<Q>;
   body: Out<B>;
-  request: Request;
-  response: Response;
+  request: IncomingMessage;
+  response: ServerResponse;
 }
 
 /**
@@ -55,6 +55,13 @@ export interface RouteSpec<P extends Schema = Schema, Q extends Schema = Schema,
   response: z.ZodType | null;
   /** `text/plain` responses are written as the handler's string. */
   responseContentType?: 'application/json' | 'text/plain';
+  /**
+   * Served straight off the Node HTTP server, before Express and its middleware, for the paths
+   * programs call all day (the read path): a GET without path parameters or body, whose handler
+   * answers a PreparedResponse. The route is on the Express router too, for HEAD and for a path
+   * written another way (`/Variablevalues/`), so every request is answered alike.
+   */
+  direct?: boolean;
   /** Error statuses worth documenting beyond 400, 401 and 500. */
   errors?: number[];
   handle(context: RouteContext<P, Q, B>): Promise<unknown>;

@@ -5,6 +5,7 @@ import { ServiceUnavailableError } from '../errors/domain-errors.js';
 import { subgraphMiddleware, type SubgraphDefinition } from '../graphql/subgraph.js';
 import type { Logger } from '../logging/logger.js';
 import { apiDocsRouter } from './api-docs.js';
+import { directRoutes } from './direct-routes.js';
 import { notFoundHandler, problemErrorHandler } from './error-handler.js';
 import { startHttpServer } from './http-server.js';
 import { openApiDocument } from './rest-api.js';
@@ -39,7 +40,7 @@ export interface RunningHost {
 }
 
 /**
- * One Express app per service: its REST routes, its subgraph at `/graphql`, its OpenAPI
+ * One Express app per service, behind the routes it serves directly: its REST routes, its subgraph at `/graphql`, its OpenAPI
  * document and Swagger UI, and `/healthz/startup`, which answers 200 only when every
  * dependency of the service is ready.
  */
@@ -81,10 +82,18 @@ export async function startServiceHost(
 
   let server;
   try {
-    server = await startHttpServer(app, options.host, options.port, {
-      name: `The ${definition.name} service`,
-      portSetting: `${definition.name.toUpperCase()}_PORT`,
-    });
+    const direct = directRoutes(definition.routes, options.verifier, logger);
+    server = await startHttpServer(
+      (req, res) => {
+        if (!direct(req, res)) app(req, res);
+      },
+      options.host,
+      options.port,
+      {
+        name: `The ${definition.name} service`,
+        portSetting: `${definition.name.toUpperCase()}_PORT`,
+      },
+    );
   } catch (error) {
     await stopSubgraph?.();
     throw error;

@@ -1,3 +1,4 @@
+import { requestHeader } from '../../platform/http/request-header.js';
 import { z } from 'zod';
 import { defineRoute, type Route } from '../../platform/http/route.js';
 import type { RawBodyRequest } from '../../platform/http/raw-body.js';
@@ -36,7 +37,7 @@ export function webhookRoutes(payments: PaymentWebhookService): Route[] {
       response: z.object({ eventId: z.string(), outcome: z.enum(['applied', 'duplicate', 'ignored']) }),
       errors: [401, 503],
       handle: ({ request, body }) =>
-        payments.receive((request as RawBodyRequest).rawBody, request.header(SIGNATURE_HEADER), body),
+        payments.receive((request as RawBodyRequest).rawBody, requestHeader(request, SIGNATURE_HEADER), body),
     }),
   ];
 }

@@ -1,3 +1,4 @@
+import { requestHeader } from '../../platform/http/request-header.js';
 import { z } from 'zod';
 import { readSessionToken, SESSION_HEADER } from '../../platform/auth/token-reader.js';
 import { defineRoute, type Route } from '../../platform/http/route.js';
@@ -57,7 +58,7 @@ export function identityRoutes(tokens: TokenService): Route[] {
       response: apiKeyTokenView,
       errors: [401],
       handle: async ({ request, response }) => {
-        const { token, expiresAt } = await tokens.fromApiKey(request.header(API_KEY_HEADER) || undefined);
+        const { token, expiresAt } = await tokens.fromApiKey(requestHeader(request, API_KEY_HEADER));
         response.setHeader(SESSION_HEADER, token);
         return { expiresAt: expiresAt.toISOString() };
       },

@@ -1,4 +1,5 @@
 import { PreparedResponse } from '../../platform/http/prepared-response.js';
+import { requestHeader } from '../../platform/http/request-header.js';
 import { defineRoute, type Route } from '../../platform/http/route.js';
 import {
   flatValuesView,
@@ -37,6 +38,7 @@ export function resolutionRoutes(resolution: ResolutionService): Route[] {
       description: `${COMMON} Items map each variable name to its value as text, references (@[Name]) replaced; a secret the caller may not read is its hint.`,
       tag,
       auth: 'required',
+      direct: true,
       query: variableValuesQuery,
       response: flatValuesView,
       errors: [304, 403, 404, 429],
@@ -47,7 +49,7 @@ export function resolutionRoutes(resolution: ResolutionService): Route[] {
             tags: query.tag,
             preview: false,
             substitute: true,
-            ifNoneMatch: request.header('if-none-match'),
+            ifNoneMatch: requestHeader(request, 'if-none-match'),
           }),
         ),
     }),
@@ -59,6 +61,7 @@ export function resolutionRoutes(resolution: ResolutionService): Route[] {
       description: `${COMMON} Items map each variable name to its winning value with its id and tags; substitute=false leaves references as stored.`,
       tag,
       auth: 'required',
+      direct: true,
       query: previewQuery,
       response: previewView,
       errors: [304, 403, 404, 429],
@@ -69,7 +72,7 @@ export function resolutionRoutes(resolution: ResolutionService): Route[] {
             tags: query.tag,
             preview: true,
             substitute: query.substitute,
-            ifNoneMatch: request.header('if-none-match'),
+            ifNoneMatch: requestHeader(request, 'if-none-match'),
           }),
         ),
     }),

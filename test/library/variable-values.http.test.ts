@@ -161,6 +161,35 @@ describe('spec 4.1 "Variable values (consumption)": GET /variablevalues', () => 
   });
 });
 
+describe('decisions "The read path": served before Express, answered as Express would answer it', () => {
+  it('the same bytes and ETag by the direct path and by Express (a path written another way, HEAD)', async () => {
+    const direct = await read(`/variablevalues?set=${web}&tag=Region/EU`);
+    const routed = await read(`/VariableValues/?set=${web}&tag=Region/EU`);
+    expect(routed.status).toBe(200);
+    expect(routed.text).toBe(direct.text);
+    expect(routed.headers.get('etag')).toBe(direct.headers.get('etag'));
+    expect(routed.headers.get('content-type')).toBe(direct.headers.get('content-type'));
+    const head = await fetch(`${system.system.urls.library}/variablevalues?set=${web}`, {
+      method: 'HEAD',
+      headers: { 'x-svc-auth': admin },
+    });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('etag')).toBe((await read(`/variablevalues?set=${web}`)).headers.get('etag'));
+  });
+
+  it('errors by the direct path are the problem details the error handler writes, with the request as instance', async () => {
+    const direct = await library.get<Problem>(`/variablevalues?set=abc`, { token: admin });
+    const routed = await library.get<Problem>(`/variablevalues/?set=abc`, { token: admin });
+    expect(direct.status).toBe(400);
+    expect(direct.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+    expect({ ...direct.body, instance: undefined }).toEqual({ ...routed.body, instance: undefined });
+    expect(direct.body.instance).toBe('/variablevalues?set=abc');
+    const anonymous = await library.get<Problem>(`/variablevalues?set=${web}`);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.title).toBe((await library.get<Problem>(`/variablevalues/?set=${web}`)).body.title);
+  });
+});
+
 describe('spec 4.1: GET /variablevalues/preview', () => {
   it('answers the winning value objects with their tag objects', async () => {
     const answer = await expectStatus(
