@@ -4,6 +4,7 @@ export interface Problem {
   title: string;
   status: number;
   detail: string;
+  instance?: string;
   rejectedPermissions?: string[];
   errors?: { field: string; message: string }[];
 }

@@ -31,17 +31,18 @@ export async function refuseCycleThroughVariable(
   field: string,
 ): Promise<void> {
   const rows = OrganizationRows.of(em);
-  const [written] = await rows.query<{ referring: boolean }>(
-    `select exists (select 1 from "library"."variable_value" value
-       join "library"."variable" variable on variable.id = value.variable_id
-       where value.organization_id = ? and value.variable_id = ? and not variable.sensitive
-         and value.value like '%@[%') as referring`,
+  const [written] = await rows.query<{ variable_set_id: number }>(
+    `select variable.variable_set_id from "library"."variable" variable
+     where variable.organization_id = ? and variable.id = ? and not variable.sensitive
+       and exists (select 1 from "library"."variable_value" value
+                   where value.variable_id = variable.id and value.value like '%@[%')`,
     [variableId],
   );
-  if (!written?.referring) return;
+  if (!written) return;
   await rows.takeTurns('variable-references');
-  const library = await readReferences(rows);
-  const variable = [...library.variablesBySet.values()].flat().find((v) => v.id === variableId)!;
+  const setId = written.variable_set_id;
+  const library = await readReferences(rows, (parentOf) => ancestryOf(setId, parentOf));
+  const variable = library.variablesBySet.get(setId)!.find((v) => v.id === variableId)!;
   refuseCycle(cycleThrough(library, variable), field);
 }
 
@@ -58,7 +59,12 @@ export async function refuseCycleUnderSet(
 ): Promise<void> {
   const rows = OrganizationRows.of(em);
   await rows.takeTurns('variable-references');
-  const library = await readReferences(rows);
+  // The set's subtree and every set above it, as the new parent and as the old one place them.
+  const library = await readReferences(rows, (parentOf) => {
+    const under = [...parentOf.keys()].filter((id) => ancestryOf(id, parentOf).includes(setId));
+    const old = new Map(parentOf).set(setId, oldParentId);
+    return [...new Set([...under, ...ancestryOf(setId, parentOf), ...ancestryOf(setId, old)])];
+  });
   const before = { ...library, parentOf: new Map(library.parentOf).set(setId, oldParentId) };
   for (const [candidate, variables] of library.variablesBySet) {
     if (!ancestryOf(candidate, library.parentOf).includes(setId)) continue;
@@ -80,27 +86,33 @@ function refuseCycle(cycle: string[] | undefined, field: string): void {
   }
 }
 
-/** Sets and parents, and every variable whose scanned texts hold a token, with those texts. */
-async function readReferences(rows: OrganizationRows): Promise<ReferenceLibrary> {
+/**
+ * Every set's parent, and the variables of the sets `scope` picks whose scanned texts hold a
+ * token, with those texts.
+ */
+async function readReferences(
+  rows: OrganizationRows,
+  scope: (parentOf: ReadonlyMap<number, number | null>) => number[],
+): Promise<ReferenceLibrary> {
   const sets = await rows.query<{ id: number; parent_variable_set_id: number | null }>(
     `select id, parent_variable_set_id from "library"."variable_set" where organization_id = ?`,
   );
+  const parentOf = new Map(sets.map((set) => [set.id, set.parent_variable_set_id]));
   const referring = await rows.query<{ id: number; variable_set_id: number; name: string; texts: string[] }>(
     `select variable.id, variable.variable_set_id, variable.name, array_agg(value.value) as texts
      from "library"."variable" variable
      join "library"."variable_value" value on value.variable_id = variable.id
-     where variable.organization_id = ? and not variable.sensitive and value.value like '%@[%'
+     where variable.organization_id = ? and variable.variable_set_id = any(?) and not variable.sensitive
+       and value.value like '%@[%'
      group by variable.id`,
+    [scope(parentOf)],
   );
   const variablesBySet = new Map<number, ReferringVariable[]>();
   for (const row of referring) {
     const variable = { id: row.id, setId: row.variable_set_id, name: row.name, texts: row.texts };
     variablesBySet.set(variable.setId, [...(variablesBySet.get(variable.setId) ?? []), variable]);
   }
-  return {
-    parentOf: new Map(sets.map((set) => [set.id, set.parent_variable_set_id])),
-    variablesBySet,
-  };
+  return { parentOf, variablesBySet };
 }
 
 /**
