@@ -102,7 +102,7 @@ async function readReferences(
     `select variable.id, variable.variable_set_id, variable.name, array_agg(value.value) as texts
      from "library"."variable" variable
      join "library"."variable_value" value on value.variable_id = variable.id
-     where variable.organization_id = ? and variable.variable_set_id = any(?) and not variable.sensitive
+     where variable.organization_id = ? and variable.variable_set_id in (?) and not variable.sensitive
        and value.value like '%@[%'
      group by variable.id`,
     [scope(parentOf)],
