@@ -29,7 +29,7 @@ export class TokenVerifier {
   /**
    * Tokens verified already, by their text, until they expire: a program reads with one token
    * all day, and an RS256 check costs more than the rest of its request. The oldest is forgotten
-   * first once `remembered` are kept.
+   * first once `capacity` are kept.
    */
   private readonly verified = new Map<string, Caller>();
 
@@ -37,16 +37,22 @@ export class TokenVerifier {
     private readonly keys: SigningKeys,
     private readonly jwt: Settings['jwt'],
     private readonly clock: Clock,
-    private readonly remembered = 10_000,
+    private readonly capacity = 10_000,
   ) {}
 
-  async verify(token: string): Promise<Caller> {
-    const now = this.clock.now();
+  /** The caller of a token verified already and not expired since, without waiting; undefined otherwise. */
+  remembered(token: string): Caller | undefined {
     const known = this.verified.get(token);
-    if (known && now < known.expiresAt) return known;
+    return known && this.clock.now() < known.expiresAt ? known : undefined;
+  }
+
+  async verify(token: string): Promise<Caller> {
+    const known = this.remembered(token);
+    if (known) return known;
     this.verified.delete(token);
+    const now = this.clock.now();
     const caller = toCaller(token, await this.claims(token, now));
-    if (this.verified.size >= this.remembered) this.verified.delete(this.verified.keys().next().value!);
+    if (this.verified.size >= this.capacity) this.verified.delete(this.verified.keys().next().value!);
     this.verified.set(token, caller);
     return caller;
   }

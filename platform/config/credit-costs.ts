@@ -27,12 +27,15 @@ const costsSchema = z.object({
 export class CreditCostReader {
   private lastGood: CreditCosts;
   private fileStamp = '';
+  /** The environment of a running process does not change; only the file can. */
+  private readonly file: string | undefined;
 
   constructor(
     private readonly env: NodeJS.ProcessEnv,
     private readonly logger: Logger,
     private readonly overrides: Record<string, unknown> = {},
   ) {
+    this.file = env.SETTINGS_FILE;
     const initial = this.parse();
     if (!initial.success) throw new Error(`Invalid settings:\n  - ${initial.problem}`);
     this.lastGood = initial.costs;
@@ -53,10 +56,9 @@ export class CreditCostReader {
   }
 
   private stamp(): string {
-    const file = this.env.SETTINGS_FILE;
-    if (!file) return 'no-file';
+    if (!this.file) return 'no-file';
     try {
-      const stat = statSync(file);
+      const stat = statSync(this.file);
       return `${stat.mtimeMs}:${stat.size}`;
     } catch {
       return 'missing';
@@ -65,10 +67,9 @@ export class CreditCostReader {
 
   private parse(): { success: true; costs: CreditCosts } | { success: false; problem: string } {
     try {
-      const file = this.env.SETTINGS_FILE;
       const source = SettingsSource.from({
         env: this.env,
-        file: file ? readSettingsFile(file) : undefined,
+        file: this.file ? readSettingsFile(this.file) : undefined,
         overrides: this.overrides,
       });
       const raw = {

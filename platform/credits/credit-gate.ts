@@ -82,27 +82,38 @@ export class CreditGate {
     return result;
   }
 
+  /**
+   * Charges a call whose work is done and cannot fail, when that needs no balance read: a cost
+   * of 0, or a balance read a moment ago far from the limit. False when it cannot say without
+   * reading one: then `charge` must.
+   */
+  chargeNow(caller: Caller, cost: number): boolean {
+    if (cost <= 0) return true;
+    const known = this.trusted(caller, cost);
+    if (!known) return false;
+    this.spend.add(caller.organizationId, cost);
+    known.spentSince += cost;
+    return true;
+  }
+
   private reservedBy(organizationId: string): number {
     return this.reserved.get(organizationId) ?? 0;
   }
 
   /** The organization's ledger, read again unless the one known is recent and far from the limit. */
   private async ledgerFor(caller: Caller, cost: number): Promise<Ledger> {
+    return this.trusted(caller, cost) ?? this.read(caller);
+  }
+
+  /** The ledger known, when it is recent and the call leaves the organization far from its limit (read again in the background when due). */
+  private trusted(caller: Caller, cost: number): Ledger | undefined {
     const known = this.ledgers.get(caller.organizationId);
-    const age = known ? this.now() - known.readAt : Infinity;
-    if (
-      known &&
-      age < this.timings.trustMs &&
-      farFromLimit(
-        known.availableAtRead - known.spentSince - this.reservedBy(caller.organizationId),
-        known.total,
-        cost,
-      )
-    ) {
-      if (age >= this.timings.refreshMs && !known.refreshing) void this.refresh(caller, known);
-      return known;
-    }
-    return this.read(caller);
+    if (!known) return undefined;
+    const age = this.now() - known.readAt;
+    const available = known.availableAtRead - known.spentSince - this.reservedBy(caller.organizationId);
+    if (age >= this.timings.trustMs || !farFromLimit(available, known.total, cost)) return undefined;
+    if (age >= this.timings.refreshMs && !known.refreshing) void this.refresh(caller, known);
+    return known;
   }
 
   private async read(caller: Caller): Promise<Ledger> {

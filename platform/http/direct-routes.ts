@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
+import { readSessionToken } from '../auth/token-reader.js';
 import type { TokenVerifier } from '../auth/token-verifier.js';
 import type { Logger } from '../logging/logger.js';
 import { writeProblem } from './error-handler.js';
@@ -19,41 +20,62 @@ export type DirectListener = (req: IncomingMessage, res: ServerResponse) => bool
  * JSON body reader, the router's walk over every route).
  */
 export function directRoutes(routes: Route[], verifier: TokenVerifier, logger: Logger): DirectListener {
-  const byPath = new Map(routes.filter((route) => route.direct).map((route) => [route.path, route]));
+  const byPath = new Map(
+    routes.filter((route) => route.direct).map((route) => [route.path, new DirectRoute(route, verifier)]),
+  );
   return (req, res) => {
     if (req.method !== 'GET' || byPath.size === 0) return false;
     const url = req.url ?? '/';
     const mark = url.indexOf('?');
     const route = byPath.get(mark < 0 ? url : url.slice(0, mark));
     if (!route) return false;
-    serve(route, verifier, req, res, mark < 0 ? '' : url.slice(mark + 1)).catch((error: unknown) =>
-      writeProblem(error, url, res, logger),
-    );
+    route
+      .serve(req, res, mark < 0 ? '' : url.slice(mark + 1))
+      .catch((error: unknown) => writeProblem(error, url, res, logger));
     return true;
   };
 }
 
-async function serve(
-  route: Route,
-  verifier: TokenVerifier,
-  req: IncomingMessage,
-  res: ServerResponse,
-  search: string,
-): Promise<void> {
-  const caller = await readCaller(route, verifier, req);
-  const query: unknown = route.query
-    ? parseInput(route.query, presentValues(parseQuery(search)), 'query')
-    : undefined;
-  const result = await route.handle({
-    caller,
-    params: undefined,
-    query,
-    body: undefined,
-    request: req,
-    response: res,
-  });
-  if (!(result instanceof PreparedResponse)) {
-    throw new Error(`The direct route ${route.path} answered something other than a PreparedResponse.`);
+/** Query strings kept parsed per route; past this many, they are forgotten and parsed again. */
+const PARSED_QUERIES = 1_000;
+
+class DirectRoute {
+  /**
+   * Programs ask the same few questions all day: a query string that passed the route's schema
+   * once is kept with what it parsed to (parsing is pure), so it is not split and checked again.
+   */
+  private readonly parsedQueries = new Map<string, unknown>();
+
+  constructor(
+    private readonly route: Route,
+    private readonly verifier: TokenVerifier,
+  ) {}
+
+  async serve(req: IncomingMessage, res: ServerResponse, search: string): Promise<void> {
+    const route = this.route;
+    const token = route.auth === 'none' ? undefined : readSessionToken(req.headers);
+    const caller =
+      (token && this.verifier.remembered(token)) || (await readCaller(route, this.verifier, req));
+    const result = await route.handle({
+      caller,
+      params: undefined,
+      query: this.query(search),
+      body: undefined,
+      request: req,
+      response: res,
+    });
+    if (!(result instanceof PreparedResponse)) {
+      throw new Error(`The direct route ${route.path} answered something other than a PreparedResponse.`);
+    }
+    res.writeHead(result.status, result.headers).end(result.body);
   }
-  res.writeHead(result.status, result.headers).end(result.body);
+
+  private query(search: string): unknown {
+    if (!this.route.query) return undefined;
+    if (this.parsedQueries.has(search)) return this.parsedQueries.get(search);
+    const parsed = parseInput(this.route.query, presentValues(parseQuery(search)), 'query');
+    if (this.parsedQueries.size >= PARSED_QUERIES) this.parsedQueries.clear();
+    this.parsedQueries.set(search, parsed);
+    return parsed;
+  }
 }

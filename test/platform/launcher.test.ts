@@ -6,7 +6,7 @@ import { launch, type Launched, type LaunchOutput } from '../../launcher/launch.
 import { inProcessQueueProblem, startSystem, type StartableProcess } from '../../launcher/system.js';
 import { loadSettings } from '../../platform/config/settings.js';
 import { createLogger } from '../../platform/logging/logger.js';
-import { deleteStreams } from '../support/nats-streams.js';
+import { deleteStreams } from '../../platform/queue/nats-streams.js';
 import { freePort } from '../support/free-port.js';
 import { NatsServerProcess } from '../support/nats-server.js';
 import { rsaKeyPair } from '../support/rsa-keys.js';

@@ -4,7 +4,7 @@ import { InProcessQueue } from '../../platform/queue/in-process-queue.js';
 import { NatsQueue } from '../../platform/queue/nats-queue.js';
 import { PermanentMessageError, TOPICS, type Queue, type QueueMessage } from '../../platform/queue/queue.js';
 import { eventually } from '../support/eventually.js';
-import { deleteStreams } from '../support/nats-streams.js';
+import { deleteStreams } from '../../platform/queue/nats-streams.js';
 
 const logger = createLogger('silent');
 const natsUrl = process.env.NATS_URL;

@@ -1,5 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { createScratchDatabase, dropScratchDatabase } from '../../platform/db/scratch-database.js';
+
+export { queryDatabase } from '../../platform/db/scratch-database.js';
 
 /** The test PostgreSQL server (global-setup.ts): DATABASE_URL's, or the embedded one. */
 export function testDatabaseServerUrl(): string {
@@ -9,30 +10,10 @@ export function testDatabaseServerUrl(): string {
 }
 
 /** A new, empty database of its own on the test server; drop it with dropTestDatabase. */
-export async function createTestDatabase(): Promise<{ name: string; url: string }> {
-  const name = `t_${randomBytes(6).toString('hex')}`;
-  const serverUrl = testDatabaseServerUrl();
-  await queryDatabase(serverUrl, `create database "${name}"`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return { name, url: url.toString() };
+export function createTestDatabase(): Promise<{ name: string; url: string }> {
+  return createScratchDatabase(testDatabaseServerUrl(), 't');
 }
 
-export async function dropTestDatabase(name: string): Promise<void> {
-  await queryDatabase(testDatabaseServerUrl(), `drop database if exists "${name}" with (force)`);
-}
-
-/** Runs one SQL statement on the database at `url` with a client of its own; the rows it answers. */
-export async function queryDatabase<Row extends object = Record<string, unknown>>(
-  url: string,
-  sql: string,
-  params: unknown[] = [],
-): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<Row>(sql, params)).rows;
-  } finally {
-    await client.end();
-  }
+export function dropTestDatabase(name: string): Promise<void> {
+  return dropScratchDatabase(testDatabaseServerUrl(), name);
 }

@@ -9,7 +9,7 @@ import type { HostResolver } from '../../platform/http/public-address.js';
 import type { PermissionName } from '../../platform/permissions/catalogue.js';
 import { startSystem, type RunningSystem, type StartableProcess } from '../../launcher/system.js';
 import { HttpClient } from './http-client.js';
-import { deleteStreams } from './nats-streams.js';
+import { deleteStreams } from '../../platform/queue/nats-streams.js';
 import { createTestDatabase, dropTestDatabase } from './test-database.js';
 import { TestClock } from './test-clock.js';
 

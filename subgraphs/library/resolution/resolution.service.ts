@@ -29,6 +29,14 @@ export interface ValuesRead {
 /** An answer, or word that the caller's copy is current (304: nothing sent, nothing charged). */
 export type ValuesAnswer = { current: false; answer: ResolvedAnswer } | { current: true; etag: string };
 
+interface AskedBefore {
+  snapshot: LibrarySnapshot;
+  answer: ResolvedAnswer;
+}
+
+/** Questions remembered per caller; beyond this many, the caller's are forgotten. */
+const QUESTIONS_PER_CALLER = 100;
+
 /** Answers kept per organization and revision; beyond this many, an organization's are dropped. */
 const MAX_ANSWERS_PER_ORGANIZATION = 1_000;
 
@@ -39,12 +47,46 @@ const MAX_ANSWERS_PER_ORGANIZATION = 1_000;
  */
 export class ResolutionService {
   private readonly answers = new Map<string, { revision: number; byQuestion: Map<string, ResolvedAnswer> }>();
+  /** Each caller's recent questions with the snapshot they were answered from (callers are remembered per token). */
+  private readonly askedBy = new WeakMap<
+    Caller,
+    Map<string, { snapshot: LibrarySnapshot; answer: ResolvedAnswer }>
+  >();
 
   constructor(private readonly deps: ResolutionDependencies) {}
 
   async read(caller: Caller | undefined, read: ValuesRead): Promise<ValuesAnswer> {
     const known = requirePermission(caller, 'VariableRead');
-    const snapshot = await this.deps.snapshots.get(known.organizationId);
+    const snapshot =
+      this.deps.snapshots.loaded(known.organizationId) ??
+      (await this.deps.snapshots.get(known.organizationId));
+    const answer = this.answerFor(known, snapshot, read);
+    if (read.ifNoneMatch !== undefined && matches(read.ifNoneMatch, answer.etag))
+      return { current: true, etag: answer.etag };
+    const cost = this.deps.costs().variablePreviewCost;
+    if (this.deps.credits.chargeNow(known, cost)) return { current: false, answer };
+    return this.deps.credits.charge(known, cost, () => Promise.resolve({ current: false as const, answer }));
+  }
+
+  /**
+   * The answer to this caller's question: what it was a moment ago when the library has not
+   * changed since (the same token asks the same question all day, and neither its checks nor
+   * the answer can differ), else found, checked and answered anew.
+   */
+  private answerFor(caller: Caller, snapshot: LibrarySnapshot, read: ValuesRead): ResolvedAnswer {
+    // NUL cannot be in a tag: parseInput refuses it in every input (storable-text).
+    const key = `${read.preview ? 'preview' : 'values'}:${read.substitute}:${read.sets.join(',')}:${read.tags.join('\0')}`;
+    const asked = this.askedBy.get(caller) ?? new Map<string, AskedBefore>();
+    const before = asked.get(key);
+    if (before?.snapshot === snapshot) return before.answer;
+    const answer = this.answerAnew(caller, snapshot, read);
+    this.askedBy.set(caller, asked);
+    if (asked.size >= QUESTIONS_PER_CALLER) asked.clear();
+    asked.set(key, { snapshot, answer });
+    return answer;
+  }
+
+  private answerAnew(known: Caller, snapshot: LibrarySnapshot, read: ValuesRead): ResolvedAnswer {
     const sets = [...new Set(read.sets)].sort((a, b) => a - b);
     for (const setId of sets) if (!snapshot.sets.has(setId)) throw NotFoundError.entity('Library set', setId);
     const reached = walkOrder(snapshot.sets, sets);
@@ -58,7 +100,7 @@ export class ResolutionService {
       read.substitute,
       revealed.join(','),
     ].join('|');
-    const answer = this.answer(snapshot, question, () =>
+    return this.answer(snapshot, question, () =>
       resolvedAnswer(snapshot, {
         sets,
         tags,
@@ -66,11 +108,6 @@ export class ResolutionService {
         substitute: read.substitute,
         revealsSet: (setId) => revealed.includes(setId),
       }),
-    );
-    if (read.ifNoneMatch !== undefined && matches(read.ifNoneMatch, answer.etag))
-      return { current: true, etag: answer.etag };
-    return this.deps.credits.charge(known, this.deps.costs().variablePreviewCost, () =>
-      Promise.resolve({ current: false as const, answer }),
     );
   }
 

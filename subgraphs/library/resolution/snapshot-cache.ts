@@ -5,6 +5,8 @@ import { currentRevision } from './revisions.js';
 
 interface Entry {
   snapshot: Promise<LibrarySnapshot>;
+  /** The snapshot once loaded, for callers that need not wait. */
+  loaded?: LibrarySnapshot;
   /** When its revision was last compared with the database's. */
   checkedAt: number;
   checking: boolean;
@@ -31,9 +33,21 @@ export class SnapshotCache {
   get(organizationId: string): Promise<LibrarySnapshot> {
     const entry = this.entries.get(organizationId);
     if (!entry) return this.load(organizationId);
+    this.checkIfDue(organizationId, entry);
+    return entry.snapshot;
+  }
+
+  /** The organization's snapshot when one is loaded, without waiting; undefined while there is none. */
+  loaded(organizationId: string): LibrarySnapshot | undefined {
+    const entry = this.entries.get(organizationId);
+    if (!entry?.loaded) return undefined;
+    this.checkIfDue(organizationId, entry);
+    return entry.loaded;
+  }
+
+  private checkIfDue(organizationId: string, entry: Entry): void {
     if (!entry.checking && this.now() - entry.checkedAt > this.recheckMs)
       void this.recheck(organizationId, entry);
-    return entry.snapshot;
   }
 
   /** The organization's library changed: its next read loads it again. */
@@ -51,9 +65,12 @@ export class SnapshotCache {
     const entry: Entry = { snapshot, checkedAt: this.now(), checking: false };
     this.entries.set(organizationId, entry);
     // A failed load is not kept: the next read tries again (and this one answers the failure).
-    snapshot.catch(() => {
-      if (this.entries.get(organizationId) === entry) this.entries.delete(organizationId);
-    });
+    snapshot.then(
+      (loaded) => (entry.loaded = loaded),
+      () => {
+        if (this.entries.get(organizationId) === entry) this.entries.delete(organizationId);
+      },
+    );
     return snapshot;
   }
 

@@ -1,7 +1,7 @@
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 
-/** Removes the streams a test system made on the shared NATS server (those with its prefix). */
+/** Removes the streams made with a QUEUE_PREFIX on a shared NATS server (a test system's, a benchmark's). */
 export async function deleteStreams(url: string, prefix: string): Promise<void> {
   const connection = await connect({ servers: url });
   try {
