@@ -100,6 +100,19 @@ describe('spec 4.1 "Resolution rules"', () => {
     expect(winners(lib, [2, 3], [])).toEqual({ url: 2 });
   });
 
+  it('rule 4 (decisions "The read path"): names sort without regard to case, as people sort them: Web after api', () => {
+    const named = new Map([set(1, 'Web'), set(2, 'api')].map((s) => [s.id, s]));
+    expect(walkOrder(named, [1, 2])).toEqual([2, 1]);
+    const lib = library(
+      [...named.values()],
+      [
+        { set: 1, name: 'url', tags: [] },
+        { set: 2, name: 'url', tags: [] },
+      ],
+    );
+    expect(winners(lib, [2, 1], [])).toEqual({ url: 1 });
+  });
+
   it('rule 4: ancestors are followed to the root; sets are walked requested set by name, each from its root down', () => {
     expect(
       walkOrder(

@@ -34,7 +34,7 @@ export interface Winner {
 }
 
 /**
- * The order sets are walked in (rule 4): the requested sets by name (then id), each from its root
+ * The order sets are walked in (rule 4): the requested sets by name without regard to case (then id), each from its root
  * down to itself, a set walked once, where first reached. So an ancestor always comes before its
  * children, and of two sets unrelated by parentage, the one reached through the later-named
  * requested set comes later; never the order the sets were asked for in.
@@ -43,7 +43,7 @@ export function walkOrder(sets: ReadonlyMap<number, ResolutionSet>, requested: r
   const byName = [...new Set(requested)]
     .map((id) => sets.get(id))
     .filter((set): set is ResolutionSet => set !== undefined)
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id));
+    .sort((a, b) => compareNames(a, b) || a.id - b.id);
   const walked: number[] = [];
   const seen = new Set<number>();
   for (const set of byName) {
@@ -58,6 +58,12 @@ export function walkOrder(sets: ReadonlyMap<number, ResolutionSet>, requested: r
     }
   }
   return walked;
+}
+
+/** Names compared without regard to case first (set names are unique so), as people sort them: `api` before `Web`. */
+function compareNames(a: ResolutionSet, b: ResolutionSet): number {
+  const [x, y] = [a.name.toLowerCase(), b.name.toLowerCase()];
+  return x < y ? -1 : x > y ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
 /**
