@@ -63,8 +63,16 @@ try {
     0,
     fileURLToPath(new URL('../launcher/main.js', import.meta.url)),
     [],
-    // BENCH_CPU_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops.
-    process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [],
+    [
+      // BENCH_CPU_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops.
+      ...(process.env.BENCH_CPU_PROFILE
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`]
+        : []),
+      // BENCH_HEAP_SNAPSHOT=<dir>: a heap snapshot there after the load.
+      ...(process.env.BENCH_HEAP_SNAPSHOT
+        ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${process.env.BENCH_HEAP_SNAPSHOT}`]
+        : []),
+    ],
     {
       ...process.env,
       ...(scratch ? { DATABASE_URL: scratch.url } : {}),
@@ -112,6 +120,10 @@ try {
   const options = { connections, seconds, core: 1 };
   const library = wrk(urls.library!, paths, { 'x-svc-auth': reader }, options);
   const libraryMemory = residentMemory(server.child.pid!);
+  if (process.env.BENCH_HEAP_SNAPSHOT) {
+    server.child.kill('SIGUSR2');
+    await new Promise((resolve) => setTimeout(resolve, 15_000));
+  }
   const writer = await sign(built.organizationId, LIBRARY_PERMISSIONS);
   const visible = await changeVisibility(urls.library!, built, reader, writer);
   await server.stop();

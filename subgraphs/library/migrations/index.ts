@@ -1,8 +1,13 @@
 import { Migration20261203000000_library_initial } from './Migration20261203000000_library_initial.js';
 import { Migration20261204000000_library_revision } from './Migration20261204000000_library_revision.js';
+import { Migration20261205000000_library_organization_indexes } from './Migration20261205000000_library_organization_indexes.js';
 
 /** Every migration of the library schema, oldest first. Add new ones at the end; never edit an applied one. */
 export const LIBRARY_MIGRATIONS = [
   { name: 'Migration20261203000000_library_initial', class: Migration20261203000000_library_initial },
   { name: 'Migration20261204000000_library_revision', class: Migration20261204000000_library_revision },
+  {
+    name: 'Migration20261205000000_library_organization_indexes',
+    class: Migration20261205000000_library_organization_indexes,
+  },
 ];

@@ -129,11 +129,10 @@ function compile(
       sensitive: row.sensitive,
     };
     variables.set(variable.id, variable);
-    variablesBySet.set(variable.setId, [...(variablesBySet.get(variable.setId) ?? []), variable]);
+    listIn(variablesBySet, variable.setId).push(variable);
   }
   const tagsOf = new Map<number, number[]>();
-  for (const link of rows.links)
-    tagsOf.set(link.value_id, [...(tagsOf.get(link.value_id) ?? []), link.tag_id]);
+  for (const link of rows.links) listIn(tagsOf, link.value_id).push(link.tag_id);
   const values = new Map<number, SnapshotValue>();
   const valuesByVariable = new Map<number, SnapshotValue[]>();
   for (const row of rows.values) {
@@ -146,7 +145,7 @@ function compile(
       hash: row.hash,
     };
     values.set(value.id, value);
-    valuesByVariable.set(value.variableId, [...(valuesByVariable.get(value.variableId) ?? []), value]);
+    listIn(valuesByVariable, value.variableId).push(value);
   }
   const tags = new Map<number, TagView>(
     rows.tags.map((tag) => [tag.id, { id: tag.id, name: tag.name, tagGroupId: tag.tag_group_id }]),
@@ -163,4 +162,11 @@ function compile(
     tags,
     tagIds,
   };
+}
+
+/** The list kept under `key`, made empty the first time. */
+function listIn<T>(lists: Map<number, T[]>, key: number): T[] {
+  let list = lists.get(key);
+  if (!list) lists.set(key, (list = []));
+  return list;
 }
