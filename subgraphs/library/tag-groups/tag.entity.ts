@@ -14,6 +14,7 @@ export const Tag = defineEntity({
     name: p.string().length(200),
   },
   uniques: [{ name: 'tag_group_name_unique', properties: ['tagGroupId', 'name'] }],
+  indexes: [{ name: 'tag_organization_index', properties: ['organizationId', 'id'] }],
   filters: { tenant: tenantFilter },
 });
 export type Tag = InferEntity<typeof Tag>;

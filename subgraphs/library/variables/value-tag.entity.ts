@@ -12,6 +12,7 @@ export const ValueTag = defineEntity({
     tagId: p.manyToOne(Tag).mapToPk().fieldName('tag_id').deleteRule('cascade').primary().index(),
     organizationId: p.uuid(),
   },
+  indexes: [{ name: 'value_tag_organization_index', properties: ['organizationId', 'valueId'] }],
   filters: { tenant: tenantFilter },
 });
 export type ValueTag = InferEntity<typeof ValueTag>;

@@ -20,6 +20,7 @@ export const VariableValue = defineEntity({
     hint: p.string().length(20).nullable(),
     hash: p.string().length(64).nullable(),
   },
+  indexes: [{ name: 'variable_value_organization_index', properties: ['organizationId', 'id'] }],
   filters: { tenant: tenantFilter },
 });
 export type VariableValue = InferEntity<typeof VariableValue>;

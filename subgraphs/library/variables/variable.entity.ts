@@ -20,6 +20,7 @@ export const Variable = defineEntity({
     ...stampedColumns(),
   },
   indexes: [
+    { name: 'variable_organization_index', properties: ['organizationId', 'id'] },
     {
       name: 'variable_set_name_unique',
       expression:
