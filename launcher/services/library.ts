@@ -58,9 +58,7 @@ export function startLibraryService(platform: PlatformContext): Promise<StartedS
     const credits = new CreditGate(account, spend, logger);
     const deps: LibraryDependencies = {
       orm,
-      transactions: new RevisionedTransactions(outbox.transactions, (organizationId) =>
-        changes.changed(organizationId),
-      ),
+      transactions: new RevisionedTransactions(outbox.transactions, (change) => changes.changed(change)),
       auditLog,
       writes: new AuditedWrites({ clock, auditLog }),
       clock,

@@ -7,9 +7,9 @@ import type { AuditedWrites } from '../../platform/db/audited-writes.js';
 import type { Database } from '../../platform/db/database.js';
 import { scopeToOrganization } from '../../platform/db/tenancy.js';
 import type { Logger } from '../../platform/logging/logger.js';
-import type { Transactions } from '../../platform/outbox/transaction-runner.js';
 import type { Clock } from '../../platform/time/clock.js';
 import type { AuthorNames } from './authors.js';
+import type { LibraryTransactions } from './resolution/revisions.js';
 
 export const LIBRARY_SCHEMA = 'library';
 
@@ -17,7 +17,7 @@ export const LIBRARY_SCHEMA = 'library';
 export interface LibraryDependencies {
   orm: Database;
   /** Every library write: it also raises the organization's library revision (resolution/revisions.ts). */
-  transactions: Transactions;
+  transactions: LibraryTransactions;
   auditLog: AuditLog;
   /** Every create, update and delete of a tag group, set or variable. */
   writes: AuditedWrites;

@@ -2,18 +2,24 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Logger } from '../../../platform/logging/logger.js';
 import { NOTICES, type Queue } from '../../../platform/queue/queue.js';
+import type { LibraryChange } from './revisions.js';
 import type { SnapshotCache } from './snapshot-cache.js';
 
-const libraryChanged = z.object({ organizationId: z.uuid(), origin: z.string() });
+const libraryChanged = z.object({
+  organizationId: z.uuid(),
+  origin: z.string(),
+  revision: z.number().int().positive(),
+  variables: z.array(z.number().int()).optional(),
+});
 
 /**
  * Keeps every replica's snapshots in step (decisions "The read path"): a committed library write
- * drops its organization's snapshot here at once and announces it; the other replicas hear it
- * and drop theirs, and drop all of them when they may have missed an announcement. Their own
- * revision check stays the net under a notice lost on the way.
+ * is applied to its organization's snapshot here at once and announced; the other replicas hear it
+ * and apply it to theirs, and drop all of them when they may have missed an announcement. Their
+ * own revision check stays the net under a notice lost on the way.
  */
 export class LibraryChanges {
-  /** This process, so it does not drop again what it dropped when it wrote. */
+  /** This process, so it does not apply again what it applied when it wrote. */
   private readonly origin = randomUUID();
 
   constructor(
@@ -30,14 +36,15 @@ export class LibraryChanges {
           this.logger.warn({ data }, 'a library-changed notice that names no organization was ignored');
           return;
         }
-        if (notice.data.origin !== this.origin) this.snapshots.invalidate(notice.data.organizationId);
+        const { origin, ...change } = notice.data;
+        if (origin !== this.origin) this.snapshots.apply(change);
       },
       missed: () => this.snapshots.invalidateAll(),
     });
   }
 
-  changed(organizationId: string): void {
-    this.snapshots.invalidate(organizationId);
-    this.queue.announce(NOTICES.libraryChanged, { organizationId, origin: this.origin });
+  changed(change: LibraryChange): void {
+    this.snapshots.apply(change);
+    this.queue.announce(NOTICES.libraryChanged, { ...change, origin: this.origin });
   }
 }

@@ -1,12 +1,7 @@
 import { IsolationLevel } from '@mikro-orm/core';
 import type { Database } from '../../../platform/db/database.js';
 import { OrganizationRows } from '../../../platform/db/organization-rows.js';
-import type {
-  ResolutionLibrary,
-  ResolutionSet,
-  ResolutionValue,
-  ResolutionVariable,
-} from '../domain/resolution.js';
+import type { ResolutionLibrary, ResolutionValue, ResolutionVariable } from '../domain/resolution.js';
 import type { StoredValue, VariableType } from '../domain/variable-types.js';
 import type { TagView } from '../tag-groups/tag-group.schemas.js';
 
@@ -29,7 +24,9 @@ export interface LibrarySnapshot extends ResolutionLibrary {
   organizationId: string;
   revision: number;
   variables: ReadonlyMap<number, SnapshotVariable>;
+  variablesBySet: ReadonlyMap<number, readonly SnapshotVariable[]>;
   values: ReadonlyMap<number, SnapshotValue>;
+  valuesByVariable: ReadonlyMap<number, readonly SnapshotValue[]>;
   tags: ReadonlyMap<number, TagView>;
   /** A tag by `group in lower case/tag as written`. */
   tagIds: ReadonlyMap<string, number>;
@@ -72,69 +69,161 @@ interface TagRow {
   group_name: string;
 }
 
-/** Reads the organization's library in one repeatable-read transaction, so every part is of one moment. */
-export async function loadSnapshot(orm: Database, organizationId: string): Promise<LibrarySnapshot> {
-  return orm.em.fork().transactional(
-    async (em) => {
-      const rows = new OrganizationRows(em, organizationId);
-      const [revision] = await rows.query<{ revision: string }>(
-        `select revision from "library"."library_revision" where organization_id = ?`,
-      );
-      const sets = await rows.query<SetRow>(
-        `select id, name, parent_variable_set_id from "library"."variable_set" where organization_id = ?`,
-      );
-      const variables = await rows.query<VariableRow>(
-        `select id, variable_set_id, name, type, sensitive from "library"."variable" where organization_id = ? order by id`,
-      );
-      const values = await rows.query<ValueRow>(
-        `select id, variable_id, value, number_value, boolean_value, hint, hash from "library"."variable_value"
-         where organization_id = ? order by id`,
-      );
-      const links = await rows.query<LinkRow>(
-        `select value_id, tag_id from "library"."value_tag" where organization_id = ?`,
-      );
-      const tags = await rows.query<TagRow>(
-        `select t.id, t.name, t.tag_group_id, g.name as group_name
-         from "library"."tag" t join "library"."tag_group" g on g.id = t.tag_group_id
-         where t.organization_id = ?`,
-      );
-      return compile(organizationId, Number(revision?.revision ?? 0), {
-        sets,
-        variables,
-        values,
-        links,
-        tags,
-      });
-    },
-    { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true },
-  );
+/** Reads in one repeatable-read, read-only transaction, so every part is of one moment. */
+function inOneMoment<T>(
+  orm: Database,
+  organizationId: string,
+  read: (rows: OrganizationRows) => Promise<T>,
+): Promise<T> {
+  return orm.em.fork().transactional((em) => read(new OrganizationRows(em, organizationId)), {
+    isolationLevel: IsolationLevel.REPEATABLE_READ,
+    readOnly: true,
+  });
 }
 
-function compile(
-  organizationId: string,
-  revision: number,
-  rows: { sets: SetRow[]; variables: VariableRow[]; values: ValueRow[]; links: LinkRow[]; tags: TagRow[] },
-): LibrarySnapshot {
-  const sets = new Map<number, ResolutionSet>(
-    rows.sets.map((set) => [set.id, { id: set.id, name: set.name, parentId: set.parent_variable_set_id }]),
+async function revisionOf(rows: OrganizationRows): Promise<number> {
+  const [row] = await rows.query<{ revision: string }>(
+    `select revision from "library"."library_revision" where organization_id = ?`,
   );
-  const variables = new Map<number, SnapshotVariable>();
-  const variablesBySet = new Map<number, SnapshotVariable[]>();
+  return Number(row?.revision ?? 0);
+}
+
+/** Reads the organization's whole library. */
+export function loadSnapshot(orm: Database, organizationId: string): Promise<LibrarySnapshot> {
+  return inOneMoment(orm, organizationId, async (rows) => {
+    const revision = await revisionOf(rows);
+    const sets = await rows.query<SetRow>(
+      `select id, name, parent_variable_set_id from "library"."variable_set" where organization_id = ?`,
+    );
+    const variables = await rows.query<VariableRow>(
+      `select id, variable_set_id, name, type, sensitive from "library"."variable" where organization_id = ? order by id`,
+    );
+    const values = await rows.query<ValueRow>(
+      `select id, variable_id, value, number_value, boolean_value, hint, hash from "library"."variable_value"
+       where organization_id = ? order by id`,
+    );
+    const links = await rows.query<LinkRow>(
+      `select value_id, tag_id from "library"."value_tag" where organization_id = ?`,
+    );
+    const tags = await rows.query<TagRow>(
+      `select t.id, t.name, t.tag_group_id, g.name as group_name
+       from "library"."tag" t join "library"."tag_group" g on g.id = t.tag_group_id
+       where t.organization_id = ?`,
+    );
+    const snapshot: Mutable = {
+      organizationId,
+      revision,
+      sets: new Map(
+        sets.map((set) => [set.id, { id: set.id, name: set.name, parentId: set.parent_variable_set_id }]),
+      ),
+      variables: new Map(),
+      variablesBySet: new Map(),
+      values: new Map(),
+      valuesByVariable: new Map(),
+      tags: new Map(
+        tags.map((tag) => [tag.id, { id: tag.id, name: tag.name, tagGroupId: tag.tag_group_id }]),
+      ),
+      tagIds: new Map(tags.map((tag) => [tagKey(tag.group_name, tag.name), tag.id])),
+    };
+    addVariables(snapshot, { variables, values, links });
+    return snapshot;
+  });
+}
+
+/**
+ * The snapshot at `revision`, made from the one just before it by reading again only `variableIds`
+ * (the write that made the revision changed nothing else): their rows replace what it held of them,
+ * and one gone is gone. When the database is not at `revision` (another write came between),
+ * the whole library is read instead.
+ */
+export function patchSnapshot(
+  orm: Database,
+  snapshot: LibrarySnapshot,
+  revision: number,
+  variableIds: readonly number[],
+): Promise<LibrarySnapshot> {
+  if (snapshot.revision >= revision) return Promise.resolve(snapshot);
+  if (snapshot.revision !== revision - 1 || variableIds.length === 0)
+    return loadSnapshot(orm, snapshot.organizationId);
+  return inOneMoment(orm, snapshot.organizationId, async (rows) => {
+    if ((await revisionOf(rows)) !== revision) return loadSnapshot(orm, snapshot.organizationId);
+    const variables = await rows.query<VariableRow>(
+      `select id, variable_set_id, name, type, sensitive from "library"."variable"
+       where organization_id = ? and id in (?) order by id`,
+      [variableIds],
+    );
+    const values = await rows.query<ValueRow>(
+      `select id, variable_id, value, number_value, boolean_value, hint, hash from "library"."variable_value"
+       where organization_id = ? and variable_id in (?) order by id`,
+      [variableIds],
+    );
+    const links =
+      values.length === 0
+        ? []
+        : await rows.query<LinkRow>(
+            `select value_id, tag_id from "library"."value_tag" where organization_id = ? and value_id in (?)`,
+            [values.map((value) => value.id)],
+          );
+    // The lists copied here are shared with the old snapshot and never pushed to: every list
+    // that changes (a touched set's, a touched variable's) is made anew below.
+    const patched: Mutable = {
+      ...snapshot,
+      revision,
+      variables: new Map(snapshot.variables),
+      variablesBySet: new Map(snapshot.variablesBySet) as Map<number, SnapshotVariable[]>,
+      values: new Map(snapshot.values),
+      valuesByVariable: new Map(snapshot.valuesByVariable) as Map<number, SnapshotValue[]>,
+    };
+    const touchedSets = new Set<number>();
+    for (const id of variableIds) {
+      const old = patched.variables.get(id);
+      if (!old) continue;
+      patched.variables.delete(id);
+      touchedSets.add(old.setId);
+      for (const value of patched.valuesByVariable.get(id) ?? []) patched.values.delete(value.id);
+      patched.valuesByVariable.delete(id);
+    }
+    // The lists of the sets touched are new (the old snapshot keeps its own), in id order.
+    for (const row of variables) touchedSets.add(row.variable_set_id);
+    for (const setId of touchedSets) {
+      const kept = (patched.variablesBySet.get(setId) ?? []).filter((v) => patched.variables.has(v.id));
+      patched.variablesBySet.set(setId, kept);
+    }
+    addVariables(patched, { variables, values, links });
+    for (const setId of touchedSets) patched.variablesBySet.get(setId)?.sort((a, b) => a.id - b.id);
+    return patched;
+  });
+}
+
+/** A snapshot while it is made. */
+interface Mutable extends Omit<
+  LibrarySnapshot,
+  'variables' | 'variablesBySet' | 'values' | 'valuesByVariable'
+> {
+  variables: Map<number, SnapshotVariable>;
+  variablesBySet: Map<number, SnapshotVariable[]>;
+  values: Map<number, SnapshotValue>;
+  valuesByVariable: Map<number, SnapshotValue[]>;
+}
+
+/** Puts variables with their values (rows in id order) and the values' tags into a snapshot being made. */
+function addVariables(
+  snapshot: Mutable,
+  rows: { variables: VariableRow[]; values: ValueRow[]; links: LinkRow[] },
+): void {
   for (const row of rows.variables) {
-    const variable = {
+    const variable: SnapshotVariable = {
       id: row.id,
       setId: row.variable_set_id,
       name: row.name,
       type: row.type,
       sensitive: row.sensitive,
     };
-    variables.set(variable.id, variable);
-    listIn(variablesBySet, variable.setId).push(variable);
+    snapshot.variables.set(variable.id, variable);
+    listIn(snapshot.variablesBySet, variable.setId).push(variable);
   }
   const tagsOf = new Map<number, number[]>();
   for (const link of rows.links) listIn(tagsOf, link.value_id).push(link.tag_id);
-  const values = new Map<number, SnapshotValue>();
-  const valuesByVariable = new Map<number, SnapshotValue[]>();
   for (const row of rows.values) {
     const value: SnapshotValue = {
       id: row.id,
@@ -144,24 +233,9 @@ function compile(
       hint: row.hint,
       hash: row.hash,
     };
-    values.set(value.id, value);
-    listIn(valuesByVariable, value.variableId).push(value);
+    snapshot.values.set(value.id, value);
+    listIn(snapshot.valuesByVariable, value.variableId).push(value);
   }
-  const tags = new Map<number, TagView>(
-    rows.tags.map((tag) => [tag.id, { id: tag.id, name: tag.name, tagGroupId: tag.tag_group_id }]),
-  );
-  const tagIds = new Map(rows.tags.map((tag) => [tagKey(tag.group_name, tag.name), tag.id]));
-  return {
-    organizationId,
-    revision,
-    sets,
-    variables,
-    variablesBySet,
-    values,
-    valuesByVariable,
-    tags,
-    tagIds,
-  };
 }
 
 /** The list kept under `key`, made empty the first time. */

@@ -91,6 +91,7 @@ export class VariableService {
         },
       );
       await refuseCycleThroughVariable(tx.em, created.row.id, 'body.values');
+      this.deps.transactions.onlyVariables(tx, [created.row.id]);
       return created.row;
     }, known.organizationId);
     return this.answer(readerFor(this.deps, known), known, variable);
@@ -115,6 +116,7 @@ export class VariableService {
         change: (row) => this.changeOf(tx, known, row, body),
       });
       await refuseCycleThroughVariable(tx.em, id, cycleField(body));
+      this.deps.transactions.onlyVariables(tx, [id]);
       return updated.row;
     }, known.organizationId);
     return this.answer(readerFor(this.deps, known), known, variable);
@@ -124,17 +126,16 @@ export class VariableService {
   async remove(caller: Caller | undefined, id: number): Promise<Named<VariableRecord>> {
     const known = requirePermission(caller, 'VariableDelete');
     let shown: VariableRecord | undefined;
-    await this.deps.transactions.run(
-      (tx) =>
-        this.deps.writes.remove(tx, known, VARIABLES, id, {
-          // The audit state withholds secrets; the caller is shown them as a read would show them.
-          beforeDelete: async (row) => {
-            requireForSet(known, 'VariableDelete', row.variableSetId);
-            [shown] = await variableViews(tx.em, [row], (variable) => mayReadSecrets(known, variable));
-          },
-        }),
-      known.organizationId,
-    );
+    await this.deps.transactions.run(async (tx) => {
+      await this.deps.writes.remove(tx, known, VARIABLES, id, {
+        // The audit state withholds secrets; the caller is shown them as a read would show them.
+        beforeDelete: async (row) => {
+          requireForSet(known, 'VariableDelete', row.variableSetId);
+          [shown] = await variableViews(tx.em, [row], (variable) => mayReadSecrets(known, variable));
+        },
+      });
+      this.deps.transactions.onlyVariables(tx, [id]);
+    }, known.organizationId);
     return this.deps.authors.one(known, shown!);
   }
 
