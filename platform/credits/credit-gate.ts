@@ -63,8 +63,8 @@ export class CreditGate {
   async charge<T>(caller: Caller, cost: number, work: () => Promise<T>): Promise<T> {
     if (cost <= 0) return work();
     const organizationId = caller.organizationId;
-    const ledger = await this.ledgerFor(caller, cost);
-    const available = ledger.availableAtRead - ledger.spentSince - this.reservedBy(organizationId);
+    const ledger = this.trusted(caller, cost) ?? (await this.read(caller));
+    const available = this.available(ledger, organizationId);
     if (cost > available) throw new InsufficientCreditsError(Math.max(available, 0), cost);
     this.reserved.set(organizationId, this.reservedBy(organizationId) + cost);
     let result: T;
@@ -75,10 +75,7 @@ export class CreditGate {
       if (left > 0) this.reserved.set(organizationId, left);
       else this.reserved.delete(organizationId);
     }
-    this.spend.add(organizationId, cost);
-    // The ledger now, which may have been read again while the work ran, and so not count it yet.
-    const current = this.ledgers.get(organizationId);
-    if (current) current.spentSince += cost;
+    this.spent(organizationId, cost);
     return result;
   }
 
@@ -89,20 +86,24 @@ export class CreditGate {
    */
   chargeNow(caller: Caller, cost: number): boolean {
     if (cost <= 0) return true;
-    const known = this.trusted(caller, cost);
-    if (!known) return false;
-    this.spend.add(caller.organizationId, cost);
-    known.spentSince += cost;
+    if (!this.trusted(caller, cost)) return false;
+    this.spent(caller.organizationId, cost);
     return true;
+  }
+
+  /** Spent: to be published, and counted in the ledger now (which may have been read again since the call began, without it). */
+  private spent(organizationId: string, cost: number): void {
+    this.spend.add(organizationId, cost);
+    const current = this.ledgers.get(organizationId);
+    if (current) current.spentSince += cost;
   }
 
   private reservedBy(organizationId: string): number {
     return this.reserved.get(organizationId) ?? 0;
   }
 
-  /** The organization's ledger, read again unless the one known is recent and far from the limit. */
-  private async ledgerFor(caller: Caller, cost: number): Promise<Ledger> {
-    return this.trusted(caller, cost) ?? this.read(caller);
+  private available(ledger: Ledger, organizationId: string): number {
+    return ledger.availableAtRead - ledger.spentSince - this.reservedBy(organizationId);
   }
 
   /** The ledger known, when it is recent and the call leaves the organization far from its limit (read again in the background when due). */
@@ -110,7 +111,7 @@ export class CreditGate {
     const known = this.ledgers.get(caller.organizationId);
     if (!known) return undefined;
     const age = this.now() - known.readAt;
-    const available = known.availableAtRead - known.spentSince - this.reservedBy(caller.organizationId);
+    const available = this.available(known, caller.organizationId);
     if (age >= this.timings.trustMs || !farFromLimit(available, known.total, cost)) return undefined;
     if (age >= this.timings.refreshMs && !known.refreshing) void this.refresh(caller, known);
     return known;

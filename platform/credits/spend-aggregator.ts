@@ -38,8 +38,8 @@ export class SpendAggregator {
     this.timer = undefined;
     await this.flushing;
     if (this.pending.size === 0) return;
-    const batch = [...this.pending];
-    this.writing = new Map(this.pending);
+    const batch = new Map(this.pending);
+    this.writing = batch;
     this.pending.clear();
     this.flushing = this.transactions
       .run(async ({ outbox }) => {

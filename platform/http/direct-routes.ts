@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
-import { readSessionToken } from '../auth/token-reader.js';
 import type { TokenVerifier } from '../auth/token-verifier.js';
 import type { Logger } from '../logging/logger.js';
 import { writeProblem } from './error-handler.js';
@@ -53,9 +52,7 @@ class DirectRoute {
 
   async serve(req: IncomingMessage, res: ServerResponse, search: string): Promise<void> {
     const route = this.route;
-    const token = route.auth === 'none' ? undefined : readSessionToken(req.headers);
-    const caller =
-      (token && this.verifier.remembered(token)) || (await readCaller(route, this.verifier, req));
+    const caller = await readCaller(route, this.verifier, req);
     const result = await route.handle({
       caller,
       params: undefined,

@@ -73,17 +73,25 @@ export function presentValues(query: Record<string, unknown>): Record<string, un
   return Object.fromEntries(Object.entries(query).filter(([, value]) => value !== ''));
 }
 
-export async function readCaller(
+/**
+ * The caller the request's token names: at once when the token was verified before (the read
+ * path's every request), else once it is verified.
+ */
+export function readCaller(
   route: Route,
   verifier: TokenVerifier,
   req: IncomingMessage,
-): Promise<Caller | undefined> {
+): Caller | undefined | Promise<Caller | undefined> {
   if (route.auth === 'none') return undefined;
   const token = readSessionToken(req.headers);
   if (!token) {
     if (route.auth === 'required') throw new UnauthorizedError();
     return undefined;
   }
+  return verifier.remembered(token) ?? verify(route, verifier, token);
+}
+
+async function verify(route: Route, verifier: TokenVerifier, token: string): Promise<Caller | undefined> {
   try {
     return await verifier.verify(token);
   } catch (error) {

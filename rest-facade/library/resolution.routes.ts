@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+import type { Caller } from '../../platform/auth/caller.js';
 import { PreparedResponse } from '../../platform/http/prepared-response.js';
 import { requestHeader } from '../../platform/http/request-header.js';
 import { defineRoute, type Route } from '../../platform/http/route.js';
@@ -6,6 +8,7 @@ import {
   previewQuery,
   previewView,
   variableValuesQuery,
+  type VariableValuesQuery,
 } from '../../subgraphs/library/resolution/resolution.schemas.js';
 import type {
   ResolutionService,
@@ -29,6 +32,20 @@ function sent(result: ValuesAnswer): PreparedResponse {
 
 /** GET /variablevalues and its preview (spec 4.1 "Variable values (consumption)"). */
 export function resolutionRoutes(resolution: ResolutionService): Route[] {
+  const read = async (
+    caller: Caller | undefined,
+    request: IncomingMessage,
+    query: VariableValuesQuery,
+    shape: { preview: boolean; substitute: boolean },
+  ) =>
+    sent(
+      await resolution.read(caller, {
+        sets: query.set,
+        tags: query.tag,
+        ...shape,
+        ifNoneMatch: requestHeader(request, 'if-none-match'),
+      }),
+    );
   return [
     defineRoute({
       method: 'get',
@@ -42,16 +59,8 @@ export function resolutionRoutes(resolution: ResolutionService): Route[] {
       query: variableValuesQuery,
       response: flatValuesView,
       errors: [304, 403, 404, 429],
-      handle: async ({ caller, query, request }) =>
-        sent(
-          await resolution.read(caller, {
-            sets: query.set,
-            tags: query.tag,
-            preview: false,
-            substitute: true,
-            ifNoneMatch: requestHeader(request, 'if-none-match'),
-          }),
-        ),
+      handle: ({ caller, query, request }) =>
+        read(caller, request, query, { preview: false, substitute: true }),
     }),
     defineRoute({
       method: 'get',
@@ -65,16 +74,8 @@ export function resolutionRoutes(resolution: ResolutionService): Route[] {
       query: previewQuery,
       response: previewView,
       errors: [304, 403, 404, 429],
-      handle: async ({ caller, query, request }) =>
-        sent(
-          await resolution.read(caller, {
-            sets: query.set,
-            tags: query.tag,
-            preview: true,
-            substitute: query.substitute,
-            ifNoneMatch: requestHeader(request, 'if-none-match'),
-          }),
-        ),
+      handle: ({ caller, query, request }) =>
+        read(caller, request, query, { preview: true, substitute: query.substitute }),
     }),
   ];
 }

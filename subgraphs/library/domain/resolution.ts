@@ -21,16 +21,22 @@ export interface ResolutionValue {
   tagIds: readonly number[];
 }
 
-/** A library as resolution reads it: values by variable in id order. */
-export interface ResolutionLibrary {
+/** A library as resolution reads it: values by variable in id order; richer variables and values pass through. */
+export interface ResolutionLibrary<
+  V extends ResolutionVariable = ResolutionVariable,
+  W extends ResolutionValue = ResolutionValue,
+> {
   sets: ReadonlyMap<number, ResolutionSet>;
-  variablesBySet: ReadonlyMap<number, readonly ResolutionVariable[]>;
-  valuesByVariable: ReadonlyMap<number, readonly ResolutionValue[]>;
+  variablesBySet: ReadonlyMap<number, readonly V[]>;
+  valuesByVariable: ReadonlyMap<number, readonly W[]>;
 }
 
-export interface Winner {
-  variable: ResolutionVariable;
-  value: ResolutionValue;
+export interface Winner<
+  V extends ResolutionVariable = ResolutionVariable,
+  W extends ResolutionValue = ResolutionValue,
+> {
+  variable: V;
+  value: W;
 }
 
 /**
@@ -78,12 +84,12 @@ function compareNames(a: ResolutionSet, b: ResolutionSet): number {
  * 5. a name with no candidate is absent.
  * Specificity is compared across the whole batch before the sets are.
  */
-export function resolve(
-  library: ResolutionLibrary,
+export function resolve<V extends ResolutionVariable, W extends ResolutionValue>(
+  library: ResolutionLibrary<V, W>,
   requestedSets: readonly number[],
   requestedTags: ReadonlySet<number>,
-): Map<string, Winner> {
-  const best = new Map<string, Winner & { tags: number; position: number }>();
+): Map<string, Winner<V, W>> {
+  const best = new Map<string, Winner<V, W> & { tags: number; position: number }>();
   walkOrder(library.sets, requestedSets).forEach((setId, position) => {
     for (const variable of library.variablesBySet.get(setId) ?? []) {
       const key = variable.name.toLowerCase();

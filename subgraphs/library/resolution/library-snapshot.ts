@@ -18,15 +18,11 @@ export interface SnapshotValue extends ResolutionValue {
 
 /**
  * An organization's whole library, compiled for resolution: read in one snapshot of the database
- * (five plain-row queries, no ORM), never changed, replaced when the library's revision moves.
+ * (five plain-row queries, no ORM), never changed: a write makes a new one, patched or read whole.
  */
-export interface LibrarySnapshot extends ResolutionLibrary {
+export interface LibrarySnapshot extends ResolutionLibrary<SnapshotVariable, SnapshotValue> {
   organizationId: string;
   revision: number;
-  variables: ReadonlyMap<number, SnapshotVariable>;
-  variablesBySet: ReadonlyMap<number, readonly SnapshotVariable[]>;
-  values: ReadonlyMap<number, SnapshotValue>;
-  valuesByVariable: ReadonlyMap<number, readonly SnapshotValue[]>;
   tags: ReadonlyMap<number, TagView>;
   /** A tag by `group in lower case/tag as written`. */
   tagIds: ReadonlyMap<string, number>;
@@ -36,6 +32,9 @@ export interface LibrarySnapshot extends ResolutionLibrary {
 export function tagKey(group: string, tag: string): string {
   return `${group.toLowerCase()}/${tag}`;
 }
+
+const VARIABLE_COLUMNS = 'id, variable_set_id, name, type, sensitive';
+const VALUE_COLUMNS = 'id, variable_id, value, number_value, boolean_value, hint, hash';
 
 interface SetRow {
   id: number;
@@ -96,11 +95,10 @@ export function loadSnapshot(orm: Database, organizationId: string): Promise<Lib
       `select id, name, parent_variable_set_id from "library"."variable_set" where organization_id = ?`,
     );
     const variables = await rows.query<VariableRow>(
-      `select id, variable_set_id, name, type, sensitive from "library"."variable" where organization_id = ? order by id`,
+      `select ${VARIABLE_COLUMNS} from "library"."variable" where organization_id = ? order by id`,
     );
     const values = await rows.query<ValueRow>(
-      `select id, variable_id, value, number_value, boolean_value, hint, hash from "library"."variable_value"
-       where organization_id = ? order by id`,
+      `select ${VALUE_COLUMNS} from "library"."variable_value" where organization_id = ? order by id`,
     );
     const links = await rows.query<LinkRow>(
       `select value_id, tag_id from "library"."value_tag" where organization_id = ?`,
@@ -116,9 +114,7 @@ export function loadSnapshot(orm: Database, organizationId: string): Promise<Lib
       sets: new Map(
         sets.map((set) => [set.id, { id: set.id, name: set.name, parentId: set.parent_variable_set_id }]),
       ),
-      variables: new Map(),
       variablesBySet: new Map(),
-      values: new Map(),
       valuesByVariable: new Map(),
       tags: new Map(
         tags.map((tag) => [tag.id, { id: tag.id, name: tag.name, tagGroupId: tag.tag_group_id }]),
@@ -148,12 +144,11 @@ export function patchSnapshot(
   return inOneMoment(orm, snapshot.organizationId, async (rows) => {
     if ((await revisionOf(rows)) !== revision) return loadSnapshot(orm, snapshot.organizationId);
     const variables = await rows.query<VariableRow>(
-      `select id, variable_set_id, name, type, sensitive from "library"."variable"
-       where organization_id = ? and id in (?) order by id`,
+      `select ${VARIABLE_COLUMNS} from "library"."variable" where organization_id = ? and id in (?) order by id`,
       [variableIds],
     );
     const values = await rows.query<ValueRow>(
-      `select id, variable_id, value, number_value, boolean_value, hint, hash from "library"."variable_value"
+      `select ${VALUE_COLUMNS} from "library"."variable_value"
        where organization_id = ? and variable_id in (?) order by id`,
       [variableIds],
     );
@@ -169,24 +164,16 @@ export function patchSnapshot(
     const patched: Mutable = {
       ...snapshot,
       revision,
-      variables: new Map(snapshot.variables),
       variablesBySet: new Map(snapshot.variablesBySet) as Map<number, SnapshotVariable[]>,
-      values: new Map(snapshot.values),
       valuesByVariable: new Map(snapshot.valuesByVariable) as Map<number, SnapshotValue[]>,
     };
-    const touchedSets = new Set<number>();
-    for (const id of variableIds) {
-      const old = patched.variables.get(id);
-      if (!old) continue;
-      patched.variables.delete(id);
-      touchedSets.add(old.setId);
-      for (const value of patched.valuesByVariable.get(id) ?? []) patched.values.delete(value.id);
-      patched.valuesByVariable.delete(id);
-    }
-    // The lists of the sets touched are new (the old snapshot keeps its own), in id order.
-    for (const row of variables) touchedSets.add(row.variable_set_id);
+    const touched = new Set(variableIds);
+    for (const id of touched) patched.valuesByVariable.delete(id);
+    const touchedSets = new Set(variables.map((row) => row.variable_set_id));
+    for (const [setId, list] of patched.variablesBySet)
+      if (list.some((variable) => touched.has(variable.id))) touchedSets.add(setId);
     for (const setId of touchedSets) {
-      const kept = (patched.variablesBySet.get(setId) ?? []).filter((v) => patched.variables.has(v.id));
+      const kept = (patched.variablesBySet.get(setId) ?? []).filter((variable) => !touched.has(variable.id));
       patched.variablesBySet.set(setId, kept);
     }
     addVariables(patched, { variables, values, links });
@@ -196,13 +183,8 @@ export function patchSnapshot(
 }
 
 /** A snapshot while it is made. */
-interface Mutable extends Omit<
-  LibrarySnapshot,
-  'variables' | 'variablesBySet' | 'values' | 'valuesByVariable'
-> {
-  variables: Map<number, SnapshotVariable>;
+interface Mutable extends Omit<LibrarySnapshot, 'variablesBySet' | 'valuesByVariable'> {
   variablesBySet: Map<number, SnapshotVariable[]>;
-  values: Map<number, SnapshotValue>;
   valuesByVariable: Map<number, SnapshotValue[]>;
 }
 
@@ -219,7 +201,6 @@ function addVariables(
       type: row.type,
       sensitive: row.sensitive,
     };
-    snapshot.variables.set(variable.id, variable);
     listIn(snapshot.variablesBySet, variable.setId).push(variable);
   }
   const tagsOf = new Map<number, number[]>();
@@ -233,7 +214,6 @@ function addVariables(
       hint: row.hint,
       hash: row.hash,
     };
-    snapshot.values.set(value.id, value);
     listIn(snapshot.valuesByVariable, value.variableId).push(value);
   }
 }

@@ -48,10 +48,7 @@ const MAX_ANSWERS_PER_ORGANIZATION = 1_000;
 export class ResolutionService {
   private readonly answers = new Map<string, { revision: number; byQuestion: Map<string, ResolvedAnswer> }>();
   /** Each caller's recent questions with the snapshot they were answered from (callers are remembered per token). */
-  private readonly askedBy = new WeakMap<
-    Caller,
-    Map<string, { snapshot: LibrarySnapshot; answer: ResolvedAnswer }>
-  >();
+  private readonly askedBy = new WeakMap<Caller, Map<string, AskedBefore>>();
 
   constructor(private readonly deps: ResolutionDependencies) {}
 

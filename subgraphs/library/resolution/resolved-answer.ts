@@ -26,7 +26,7 @@ export interface ResolvedAnswer {
  * The text a value stands for in an answer (CONTRACT 6): a Number as JavaScript writes it, a
  * Boolean `true` or `false`, any other type its text.
  */
-export function valueText(type: VariableType, stored: StoredValue): string {
+function valueText(type: VariableType, stored: StoredValue): string {
   if (type === 'Number') return String(stored.numberValue ?? '');
   if (type === 'Boolean') return String(stored.booleanValue ?? '');
   return stored.value ?? '';
@@ -43,13 +43,11 @@ export function resolvedAnswer(snapshot: LibrarySnapshot, request: ResolutionReq
   const winners = resolve(snapshot, request.sets, request.tags);
   const inputs = new Map<string, SubstitutionInput>();
   for (const [key, { variable, value }] of winners) {
-    const meta = snapshot.variables.get(variable.id)!;
-    const stored = snapshot.values.get(value.id)!.stored;
     inputs.set(key, {
       name: variable.name,
-      text: valueText(meta.type, stored),
-      sensitive: meta.sensitive,
-      scanned: meta.type !== 'Number' && meta.type !== 'Boolean',
+      text: valueText(variable.type, value.stored),
+      sensitive: variable.sensitive,
+      scanned: variable.type !== 'Number' && variable.type !== 'Boolean',
       setId: variable.setId,
     });
   }
@@ -58,12 +56,11 @@ export function resolvedAnswer(snapshot: LibrarySnapshot, request: ResolutionReq
   for (const [key, { variable, value }] of winners) {
     const result = substituted.get(key)!;
     const shown = [...result.secretSets].every((setId) => request.revealsSet(setId));
-    const stored = snapshot.values.get(value.id)!;
     const marks = !result.sensitive
       ? { hint: null, hash: null }
-      : result.composed || stored.hint === null
+      : result.composed || value.hint === null
         ? secretMarks(snapshot.organizationId, result.text)
-        : { hint: stored.hint, hash: stored.hash };
+        : { hint: value.hint, hash: value.hash };
     items.push([
       variable.name,
       request.preview
