@@ -1,3 +1,4 @@
+import { VersionedInput } from '../../../platform/graphql/versioned-input.js';
 import { pageType } from '../../../platform/graphql/page-type.js';
 import { Field, ID, InputType, Int, ObjectType } from '../../../platform/graphql/type-graphql.js';
 
@@ -84,7 +85,7 @@ export class GroupInput {
 @InputType('GroupUpdateInput', {
   description: 'A change of a group: a field left out or null keeps its stored value, one given replaces it.',
 })
-export class GroupUpdateInput {
+export class GroupUpdateInput extends VersionedInput {
   @Field(() => String, { nullable: true })
   name?: string | null;
 
@@ -99,10 +100,4 @@ export class GroupUpdateInput {
 
   @Field(() => [Int], { nullable: true, description: SET_RESTRICTION })
   variableSetIds?: number[] | null;
-
-  @Field(() => Int, {
-    nullable: true,
-    description: 'The version read; a different stored version is CONFLICT.',
-  })
-  version?: number | null;
 }

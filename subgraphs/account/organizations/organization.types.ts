@@ -1,3 +1,4 @@
+import { VersionedInput } from '../../../platform/graphql/versioned-input.js';
 import { pageType } from '../../../platform/graphql/page-type.js';
 import { Directive, Field, ID, InputType, Int, ObjectType } from '../../../platform/graphql/type-graphql.js';
 
@@ -180,7 +181,7 @@ export class OrganizationInput {
   description:
     'A change of an organization: a field left out keeps its stored value, one given replaces it; null clears pricingBand, logo with logoContentType, and customCss.',
 })
-export class OrganizationUpdateInput {
+export class OrganizationUpdateInput extends VersionedInput {
   @Field(() => String, { nullable: true })
   name?: string | null;
 
@@ -214,12 +215,6 @@ export class OrganizationUpdateInput {
 
   @Field(() => String, { nullable: true })
   customCss?: string | null;
-
-  @Field(() => Int, {
-    nullable: true,
-    description: 'The version read; a different stored version is CONFLICT.',
-  })
-  version?: number | null;
 }
 
 @InputType('IdentityProviderCheckInput')

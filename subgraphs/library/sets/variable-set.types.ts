@@ -1,3 +1,4 @@
+import { VersionedInput } from '../../../platform/graphql/versioned-input.js';
 import { pageType } from '../../../platform/graphql/page-type.js';
 import { Field, InputType, Int, ObjectType } from '../../../platform/graphql/type-graphql.js';
 import { StampedType } from '../library.types.js';
@@ -45,7 +46,7 @@ export class VariableSetInput {
 @InputType('VariableSetUpdateInput', {
   description: 'A field left out keeps its stored value; parentVariableSetId null takes the parent away.',
 })
-export class VariableSetUpdateInput {
+export class VariableSetUpdateInput extends VersionedInput {
   @Field(() => String, { nullable: true })
   name?: string | null;
 
@@ -54,10 +55,4 @@ export class VariableSetUpdateInput {
 
   @Field(() => Int, { nullable: true })
   parentVariableSetId?: number | null;
-
-  @Field(() => Int, {
-    nullable: true,
-    description: 'The version read; a different stored version is CONFLICT.',
-  })
-  version?: number | null;
 }

@@ -1,3 +1,4 @@
+import { VersionedInput } from '../../../platform/graphql/versioned-input.js';
 import { pageType } from '../../../platform/graphql/page-type.js';
 import { Field, InputType, Int, ObjectType } from '../../../platform/graphql/type-graphql.js';
 import { StampedType } from '../library.types.js';
@@ -45,18 +46,12 @@ export class TagGroupInput {
 }
 
 @InputType('TagGroupUpdateInput', { description: 'A field left out or null keeps its stored value.' })
-export class TagGroupUpdateInput {
+export class TagGroupUpdateInput extends VersionedInput {
   @Field(() => String, { nullable: true })
   name?: string | null;
 
   @Field(() => String, { nullable: true })
   description?: string | null;
-
-  @Field(() => Int, {
-    nullable: true,
-    description: 'The version read; a different stored version is CONFLICT.',
-  })
-  version?: number | null;
 }
 
 @InputType('TagInput')

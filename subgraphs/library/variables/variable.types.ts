@@ -1,3 +1,4 @@
+import { VersionedInput } from '../../../platform/graphql/versioned-input.js';
 import { pageType } from '../../../platform/graphql/page-type.js';
 import {
   Field,
@@ -130,7 +131,7 @@ export class VariableInput {
 @InputType('VariableUpdateInput', {
   description: 'A field left out or null keeps its stored value; values, when given, is the whole list.',
 })
-export class VariableUpdateInput {
+export class VariableUpdateInput extends VersionedInput {
   @Field(() => String, { nullable: true })
   name?: string | null;
 
@@ -148,10 +149,4 @@ export class VariableUpdateInput {
 
   @Field(() => [VariableValueInput], { nullable: true })
   values?: VariableValueInput[] | null;
-
-  @Field(() => Int, {
-    nullable: true,
-    description: 'The version read; a different stored version is CONFLICT.',
-  })
-  version?: number | null;
 }
