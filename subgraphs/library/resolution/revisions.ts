@@ -14,7 +14,7 @@ export interface LibraryChange {
 }
 
 /** Raises the organization's library revision in the caller's transaction (made at 1 the first time); the new one. */
-export async function raiseRevision(em: EntityManager, organizationId: string): Promise<number> {
+async function raiseRevision(em: EntityManager, organizationId: string): Promise<number> {
   const [row] = await new OrganizationRows(em, organizationId).query<{ revision: string }>(
     `insert into "library"."library_revision" as current (organization_id, revision) values (?, 1)
      on conflict (organization_id) do update set revision = current.revision + 1 returning revision`,
