@@ -9,6 +9,7 @@ import { startServiceHost } from '../../platform/http/service-host.js';
 import { createOutbox } from '../../platform/outbox/outbox.js';
 import { LIBRARY_API } from '../../rest-facade/library/library.api.js';
 import { AuthorNames } from '../../subgraphs/library/authors.js';
+import { CertificateService } from '../../subgraphs/library/certificates/certificate.service.js';
 import { LibraryChanges } from '../../subgraphs/library/resolution/library-changes.js';
 import { ResolutionService } from '../../subgraphs/library/resolution/resolution.service.js';
 import { RevisionedTransactions } from '../../subgraphs/library/resolution/revisions.js';
@@ -26,13 +27,15 @@ import type { PlatformContext, StartedService } from '../platform-context.js';
 import { startService } from '../service-parts.js';
 
 /**
- * The library service: tag groups, tags, library sets and variables. Its database, outbox,
- * credit gate (balances from the account service, spend published in aggregate), REST paths
- * and subgraph.
+ * The library service: tag groups, tags, library sets, variables and the organizations'
+ * certificates. Its database, outbox, credit gate (balances from the account service, spend
+ * published in aggregate), REST paths and subgraph.
  */
 export function startLibraryService(platform: PlatformContext): Promise<StartedService> {
-  const { settings, queue, clock } = platform;
+  const { settings, queue, clock, masterKey } = platform;
   const logger = platform.logger.child({ service: 'library' });
+  if (!masterKey)
+    throw new Error('the library service was started without the master key (launcher/system.ts loads it)');
   return startService(logger, async (parts) => {
     const orm = parts.add(
       await openDatabase({
@@ -73,6 +76,16 @@ export function startLibraryService(platform: PlatformContext): Promise<StartedS
       sets: new VariableSetService(deps),
       variables: new VariableService(deps),
       resolution: new ResolutionService({ snapshots, credits, costs: deps.costs }),
+      certificates: new CertificateService({
+        orm,
+        transactions: outbox.transactions,
+        writes: deps.writes,
+        clock,
+        masterKey,
+        organizations: {
+          exists: async (caller, id) => (await account.organization(caller.token, id)) !== null,
+        },
+      }),
     };
     const host = parts.add(
       await startServiceHost(

@@ -1,4 +1,6 @@
 import type { SubgraphClasses, SubgraphDefinition } from '../../platform/graphql/subgraph.js';
+import { CertificateResolver } from './certificates/certificate.resolver.js';
+import { CertificateType } from './certificates/certificate.types.js';
 import type { LibraryServices } from './library-services.js';
 import { authorFieldsOf, UserReference } from './library.types.js';
 import { ResolutionResolver } from './resolution/resolution.resolver.js';
@@ -9,15 +11,24 @@ import { TagGroupType } from './tag-groups/tag-group.types.js';
 import { VariableResolver } from './variables/variable.resolver.js';
 import { VariableObjectType } from './variables/variable.types.js';
 
-const AUTHOR_FIELDS = [TagGroupType, VariableSetType, VariableObjectType].map(authorFieldsOf);
+const AUTHOR_FIELDS = [TagGroupType, VariableSetType, VariableObjectType, CertificateType].map(
+  authorFieldsOf,
+);
 
 /**
- * The library subgraph: the same reads and writes as the REST facade's tag group, tag, set and
- * variable paths, with the same checks, withholding and errors; who made and changed a record
+ * The library subgraph: the same reads and writes as the REST facade's tag group, tag, set,
+ * variable, value and certificate paths, with the same checks, withholding and errors; who made and changed a record
  * are the account subgraph's Users.
  */
 export const LIBRARY_SUBGRAPH: SubgraphClasses = {
-  resolvers: [TagGroupResolver, VariableSetResolver, VariableResolver, ResolutionResolver, ...AUTHOR_FIELDS],
+  resolvers: [
+    TagGroupResolver,
+    VariableSetResolver,
+    VariableResolver,
+    ResolutionResolver,
+    CertificateResolver,
+    ...AUTHOR_FIELDS,
+  ],
   orphanedTypes: [UserReference],
 };
 
@@ -29,6 +40,7 @@ export function librarySubgraph(services: LibraryServices): SubgraphDefinition {
       new VariableSetResolver(services.sets),
       new VariableResolver(services.variables),
       new ResolutionResolver(services.resolution),
+      new CertificateResolver(services.certificates),
       ...AUTHOR_FIELDS.map((fields) => new fields()),
     ],
   };
