@@ -1,6 +1,7 @@
 import { Migration20261203000000_library_initial } from './Migration20261203000000_library_initial.js';
 import { Migration20261204000000_library_revision } from './Migration20261204000000_library_revision.js';
 import { Migration20261205000000_library_organization_indexes } from './Migration20261205000000_library_organization_indexes.js';
+import { Migration20261206000000_library_set_slug } from './Migration20261206000000_library_set_slug.js';
 
 /** Every migration of the library schema, oldest first. Add new ones at the end; never edit an applied one. */
 export const LIBRARY_MIGRATIONS = [
@@ -10,4 +11,5 @@ export const LIBRARY_MIGRATIONS = [
     name: 'Migration20261205000000_library_organization_indexes',
     class: Migration20261205000000_library_organization_indexes,
   },
+  { name: 'Migration20261206000000_library_set_slug', class: Migration20261206000000_library_set_slug },
 ];
