@@ -10,6 +10,7 @@ import { createOutbox } from '../../platform/outbox/outbox.js';
 import { LIBRARY_API } from '../../rest-facade/library/library.api.js';
 import { AuthorNames } from '../../subgraphs/library/authors.js';
 import { LibraryChanges } from '../../subgraphs/library/resolution/library-changes.js';
+import { ImportService } from '../../subgraphs/library/import-export/import.service.js';
 import { ResolutionService } from '../../subgraphs/library/resolution/resolution.service.js';
 import { RevisionedTransactions } from '../../subgraphs/library/resolution/revisions.js';
 import { SnapshotCache } from '../../subgraphs/library/resolution/snapshot-cache.js';
@@ -73,6 +74,7 @@ export function startLibraryService(platform: PlatformContext): Promise<StartedS
       sets: new VariableSetService(deps),
       variables: new VariableService(deps),
       resolution: new ResolutionService({ snapshots, credits, costs: deps.costs }),
+      imports: new ImportService(deps),
     };
     const host = parts.add(
       await startServiceHost(
