@@ -8,6 +8,7 @@ import type { TagGroupView } from '../../subgraphs/library/tag-groups/tag-group.
 import type { VariableView } from '../../subgraphs/library/variables/variable.schemas.js';
 import { auditEntries, conditionsAbout } from '../support/audit-log.js';
 import { eventually } from '../support/eventually.js';
+import { graphql, graphqlData } from '../support/graphql.js';
 import { createOrganization, expectStatus } from '../support/factories.js';
 import type { HttpClient } from '../support/http-client.js';
 import {
@@ -36,7 +37,7 @@ const IMPORTER: PermissionName[] = [
 const REPLACER: PermissionName[] = [...IMPORTER, 'TagGroupDelete', 'TagDelete', 'VariableDelete'];
 
 beforeAll(async () => {
-  system = await startTestSystem({ processes: ['account', 'audit', 'library'] });
+  system = await startTestSystem();
   library = system.client('library');
 });
 
@@ -448,5 +449,48 @@ describe('spec 4.1 "Import" / CONTRACT 6: a file breaking a rule the API would r
     expect(refused.status).toBe(400);
     expect(refused.body.detail).toContain('would close a reference cycle');
     expect(refused.body.errors?.[0]?.field).toBe('body.librarySets.Kept.variables.Back');
+  });
+});
+
+describe('spec 4.1 "Import" through the gateway: importLibrary(file, replaceExisting) with the same rules', () => {
+  const IMPORT = `mutation ($file: JSONObject!, $replace: Boolean!) {
+    importLibrary(file: $file, replaceExisting: $replace) { replaced librarySetsCreated variablesCreated valuesCreated notes }
+  }`;
+
+  it('imports the file as POST /import does, refuses a bad one naming its path under args.file, and needs the permission', async () => {
+    const org = await organization('Import GraphQL');
+    const gateway = system.client('gateway');
+    const imported = await graphqlData<{ importLibrary: Partial<ImportResultView> }>(
+      gateway,
+      org.importer,
+      IMPORT,
+      {
+        file: FILE,
+        replace: false,
+      },
+    );
+    expect(imported.importLibrary).toEqual({
+      replaced: false,
+      librarySetsCreated: 2,
+      variablesCreated: 7,
+      valuesCreated: 10,
+      notes: [],
+    });
+    const web = (await setsByName(org.librarian)).get('Web API')!;
+    expect((await resolved(org.librarian, web.id)).Url).toBe('https://example.com:8080');
+
+    const refused = await graphql(gateway, org.importer, IMPORT, {
+      file: { librarySets: { Bad: { variables: { Flag: [{ value: true, sensitive: true }] } } } },
+      replace: true,
+    });
+    expect(refused.body.errors?.[0]?.extensions.code).toBe('BAD_REQUEST');
+    expect(refused.body.errors?.[0]?.message).toContain(
+      'args.file.librarySets.Bad.variables.Flag[0].sensitive',
+    );
+    expect((await setsByName(org.librarian)).has('Web API')).toBe(true);
+
+    const reader = await system.token({ organizationId: org.id, permissions: LIBRARY_PERMISSIONS });
+    const forbidden = await graphql(gateway, reader, IMPORT, { file: FILE, replace: false });
+    expect(forbidden.body.errors?.[0]?.extensions.code).toBe('FORBIDDEN');
   });
 });

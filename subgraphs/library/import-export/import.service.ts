@@ -12,9 +12,6 @@ import type { ImportQuery, ImportResultView } from './import.schemas.js';
 import { writePlan } from './import-writes.js';
 import type { LibraryFile } from './library-file.schemas.js';
 
-/** Where a 400 about the file points: the body. */
-const BODY = 'body';
-
 /** POST /import (spec 4.1 "Import"): a library file merged into, or replacing, the organization's library. */
 export class ImportService {
   constructor(private readonly deps: LibraryDependencies) {}
@@ -25,9 +22,15 @@ export class ImportService {
    * cycles checked as the write leaves the library, and one LibraryImport entry recorded (spec 6:
    * the organization as the entity, the counts as afterState, notes left out). A refusal rolls
    * everything back, the emptying included. Sensitive values get their hint and hash where every
-   * write gets them (value-plan.ts); no secret permission is needed (spec 2).
+   * write gets them (value-plan.ts); no secret permission is needed (spec 2). `location` is where
+   * the file came from, which the 400's paths start with.
    */
-  async import(caller: Caller | undefined, query: ImportQuery, file: LibraryFile): Promise<ImportResultView> {
+  async import(
+    caller: Caller | undefined,
+    query: ImportQuery,
+    file: LibraryFile,
+    location = 'body',
+  ): Promise<ImportResultView> {
     const known = requireImporter(caller, query.replaceExisting);
     const author = { organizationId: known.organizationId, accountId: known.accountId };
     return this.deps.transactions.run(async (tx) => {
@@ -39,7 +42,7 @@ export class ImportService {
       if (!outcome.ok) {
         throw BadRequestError.invalidFields(
           outcome.problems.map((problem) => ({
-            field: jsonPath(BODY, problem.path),
+            field: jsonPath(location, problem.path),
             message: problem.message,
           })),
         );
@@ -47,7 +50,7 @@ export class ImportService {
       const written = await writePlan(tx.em, author, outcome.plan, existing, this.deps.clock.now());
       await refuseCyclesThroughVariables(
         tx.em,
-        written.map((variable) => ({ id: variable.id, field: jsonPath(BODY, variable.path) })),
+        written.map((variable) => ({ id: variable.id, field: jsonPath(location, variable.path) })),
       );
       const counts = { replaced: query.replaceExisting, ...outcome.plan.counts, ...deleted };
       this.deps.auditLog.record(tx.outbox, author, {
