@@ -46,20 +46,19 @@ export async function emptyLibrary(em: EntityManager): Promise<LibraryDeletions>
 /** The names an import matches against: every tag group, tag and set, and each set's variable names. */
 export async function readExistingLibrary(em: EntityManager): Promise<ExistingLibrary> {
   const rows = OrganizationRows.of(em);
-  const [groups, tags, sets, variables] = await Promise.all([
-    rows.query<{ id: number; name: string }>(
-      `select id, name from "library"."tag_group" where organization_id = ?`,
-    ),
-    rows.query<{ id: number; tag_group_id: number; name: string }>(
-      `select id, tag_group_id, name from "library"."tag" where organization_id = ?`,
-    ),
-    rows.query<{ id: number; name: string; slug: string }>(
-      `select id, name, slug from "library"."variable_set" where organization_id = ?`,
-    ),
-    rows.query<{ variable_set_id: number; name: string }>(
-      `select variable_set_id, name from "library"."variable" where organization_id = ?`,
-    ),
-  ]);
+  // One after another: the transaction has one connection.
+  const groups = await rows.query<{ id: number; name: string }>(
+    `select id, name from "library"."tag_group" where organization_id = ?`,
+  );
+  const tags = await rows.query<{ id: number; tag_group_id: number; name: string }>(
+    `select id, tag_group_id, name from "library"."tag" where organization_id = ?`,
+  );
+  const sets = await rows.query<{ id: number; name: string; slug: string }>(
+    `select id, name, slug from "library"."variable_set" where organization_id = ?`,
+  );
+  const variables = await rows.query<{ variable_set_id: number; name: string }>(
+    `select variable_set_id, name from "library"."variable" where organization_id = ?`,
+  );
   const variableNames = new Map<number, string[]>();
   for (const variable of variables) {
     const names = variableNames.get(variable.variable_set_id) ?? [];
