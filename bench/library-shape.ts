@@ -111,3 +111,38 @@ export function readQuery(setId: number, chain: number): string {
   );
   return `/variablevalues?set=${setId}&${tags.join('&')}`;
 }
+
+/** Set `chain`'s set at `depth`, as both builds name it. */
+export function setName(chain: number, depth: number): string {
+  return `Chain${chain}Depth${depth}`;
+}
+
+/**
+ * The same library as an import file (spec 4.1 "Import"): each set named as the API build names
+ * it, its parent by slug, its variables' values with their scopes.
+ */
+export function libraryFileOf(shape: Shape): {
+  tagGroups: Record<string, string[]>;
+  librarySets: Record<string, { parent?: string; variables: Record<string, unknown[]> }>;
+} {
+  const librarySets: Record<string, { parent?: string; variables: Record<string, unknown[]> }> = {};
+  for (let chain = 0; chain < shape.chains; chain++) {
+    for (let depth = 0; depth < shape.depth; depth++) {
+      const variables = Object.fromEntries(
+        plannedVariables(shape, chain, depth).map(({ body }) => [
+          body.name,
+          body.values.map((value) => ({
+            value: value.numberValue ?? value.value,
+            sensitive: body.sensitive,
+            scopes: value.tags,
+          })),
+        ]),
+      );
+      librarySets[setName(chain, depth)] = {
+        ...(depth > 0 ? { parent: setName(chain, depth - 1).toLowerCase() } : {}),
+        variables,
+      };
+    }
+  }
+  return { tagGroups: TAG_GROUPS, librarySets };
+}

@@ -10,7 +10,7 @@ import { createScratchDatabase, dropScratchDatabase } from '../platform/db/scrat
 import { createLogger } from '../platform/logging/logger.js';
 import type { PermissionName } from '../platform/permissions/catalogue.js';
 import { deleteStreams } from '../platform/queue/nats-streams.js';
-import { plannedVariables, readQuery, SHAPES, TAG_GROUPS, type Shape } from './library-shape.js';
+import { plannedVariables, readQuery, setName, SHAPES, TAG_GROUPS, type Shape } from './library-shape.js';
 import { CAN_PIN, pinSelf, residentMemory, startPinned, type Started } from './pinned-process.js';
 import { HAVE_WRK, wrk, type WrkResult } from './wrk.js';
 
@@ -214,7 +214,7 @@ async function buildLibrary(
     const ids: number[] = [];
     for (let depth = 0; depth < shape.depth; depth++) {
       const set = await post<{ id: number }>(urls.library!, '/variablesets', token, {
-        name: `C${chain}D${depth}`,
+        name: setName(chain, depth),
         parentVariableSetId: depth === 0 ? null : ids[depth - 1],
       });
       ids.push(set.id);

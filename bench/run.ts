@@ -1,6 +1,6 @@
 /** `npm run bench -- <name> [args...]` runs bench/<name>.bench.ts. */
 const [name, ...rest] = process.argv.slice(2);
-const benches = ['audit', 'resolution'];
+const benches = ['audit', 'import', 'resolution'];
 if (!name || !benches.includes(name)) {
   process.stderr.write(`Choose a benchmark: ${benches.join(', ')}\n`);
   process.exit(2);

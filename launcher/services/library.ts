@@ -11,6 +11,7 @@ import { LIBRARY_API } from '../../rest-facade/library/library.api.js';
 import { AuthorNames } from '../../subgraphs/library/authors.js';
 import { CertificateService } from '../../subgraphs/library/certificates/certificate.service.js';
 import { LibraryChanges } from '../../subgraphs/library/resolution/library-changes.js';
+import { ImportService } from '../../subgraphs/library/import-export/import.service.js';
 import { ResolutionService } from '../../subgraphs/library/resolution/resolution.service.js';
 import { RevisionedTransactions } from '../../subgraphs/library/resolution/revisions.js';
 import { SnapshotCache } from '../../subgraphs/library/resolution/snapshot-cache.js';
@@ -86,6 +87,7 @@ export function startLibraryService(platform: PlatformContext): Promise<StartedS
           exists: async (caller, id) => (await account.organization(caller.token, id)) !== null,
         },
       }),
+      imports: new ImportService(deps),
     };
     const host = parts.add(
       await startServiceHost(

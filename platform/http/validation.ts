@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { BadRequestError, UnsupportedMediaTypeError } from '../errors/domain-errors.js';
+import { jsonPath } from './json-path.js';
 import { findUnstorableText } from './storable-text.js';
 
 export const JSON_MEDIA_TYPE = 'application/json';
@@ -26,22 +27,15 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, locat
   const unstorable = findUnstorableText(value);
   if (unstorable.length > 0) {
     throw BadRequestError.invalidFields(
-      unstorable.map((issue) => ({ field: fieldName(location, issue.path), message: issue.message })),
+      unstorable.map((issue) => ({ field: jsonPath(location, issue.path), message: issue.message })),
     );
   }
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   throw BadRequestError.invalidFields(
     result.error.issues.map((issue) => ({
-      field: fieldName(location, issue.path),
+      field: jsonPath(location, issue.path),
       message: issue.message,
     })),
-  );
-}
-
-function fieldName(location: string, path: PropertyKey[]): string {
-  return path.reduce<string>(
-    (name, part) => (typeof part === 'number' ? `${name}[${part}]` : `${name}.${String(part)}`),
-    location,
   );
 }

@@ -26,6 +26,7 @@ import {
 } from '../../subgraphs/library/variables/variable.schemas.js';
 import { certificateRoutes } from './certificate.routes.js';
 import { crudRoutes } from './crud-routes.js';
+import { importRoutes } from './import.routes.js';
 import { resolutionRoutes } from './resolution.routes.js';
 
 const SET_SCOPE =
@@ -37,6 +38,7 @@ const READ_COST =
 export function libraryRoutes(services: LibraryServices): Route[] {
   return [
     ...resolutionRoutes(services.resolution),
+    ...importRoutes(services.imports),
     ...crudRoutes(
       {
         path: '/taggroups',

@@ -1,6 +1,7 @@
 import type { SubgraphClasses, SubgraphDefinition } from '../../platform/graphql/subgraph.js';
 import { CertificateResolver } from './certificates/certificate.resolver.js';
 import { CertificateType } from './certificates/certificate.types.js';
+import { ImportResolver } from './import-export/import.resolver.js';
 import type { LibraryServices } from './library-services.js';
 import { authorFieldsOf, UserReference } from './library.types.js';
 import { ResolutionResolver } from './resolution/resolution.resolver.js';
@@ -27,6 +28,7 @@ export const LIBRARY_SUBGRAPH: SubgraphClasses = {
     VariableResolver,
     ResolutionResolver,
     CertificateResolver,
+    ImportResolver,
     ...AUTHOR_FIELDS,
   ],
   orphanedTypes: [UserReference],
@@ -41,6 +43,7 @@ export function librarySubgraph(services: LibraryServices): SubgraphDefinition {
       new VariableResolver(services.variables),
       new ResolutionResolver(services.resolution),
       new CertificateResolver(services.certificates),
+      new ImportResolver(services.imports),
       ...AUTHOR_FIELDS.map((fields) => new fields()),
     ],
   };

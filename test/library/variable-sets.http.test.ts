@@ -94,6 +94,34 @@ describe('spec 2 "Library set": its fields, its variables on a read alone, uniqu
     ).toBe(409);
   });
 
+  it('decisions "Set slugs": a set takes the slug asked for, else its name\'s numbered when taken; another set\'s slug is 409; a rename keeps it', async () => {
+    const named = await createSet(system, tokenA, { name: 'Slug Source' });
+    expect(named.slug).toBe('slug-source');
+    const numbered = await createSet(system, tokenA, { name: 'Slug-Source' });
+    expect(numbered.slug).toBe('slug-source-2');
+    const chosen = await createSet(system, tokenA, { name: 'Chosen', slug: 'My.Slug' });
+    expect(chosen.slug).toBe('My.Slug');
+    const taken = await library.post<Problem>('/variablesets', {
+      token: tokenA,
+      body: { name: 'Other', slug: 'my.slug' },
+    });
+    expect(taken.status).toBe(409);
+    expect(taken.body.detail).toContain('slug "my.slug"');
+    const bad = await library.post<Problem>('/variablesets', {
+      token: tokenA,
+      body: { name: 'Spaced', slug: 'has space' },
+    });
+    expect(bad.status).toBe(400);
+    const renamed = await expectStatus(
+      library.put<VariableSetDetailView>(`/variablesets/${named.id}`, {
+        token: tokenA,
+        body: { name: 'Renamed' },
+      }),
+      200,
+    );
+    expect(renamed.slug).toBe('slug-source');
+  });
+
   it('spec 9.1 / CONTRACT 6: a version that is not the stored one is 409 and nothing changes', async () => {
     const set = await createSet(system, tokenA, { name: 'Versioned set' });
     await expectStatus(

@@ -53,7 +53,7 @@ export async function createTagGroup(
 export function createSet(
   system: TestSystem,
   token: string,
-  body: { name: string; description?: string; parentVariableSetId?: number | null },
+  body: { name: string; slug?: string; description?: string; parentVariableSetId?: number | null },
 ): Promise<VariableSetDetailView> {
   return expectStatus(
     system.client('library').post<VariableSetDetailView>('/variablesets', { token, body }),

@@ -47,6 +47,27 @@ export async function refuseCycleThroughVariable(
 }
 
 /**
+ * The same check for many variables written at once (an import): one read of every set's
+ * referring variables, and each written variable's cycle blamed on its own field.
+ */
+export async function refuseCyclesThroughVariables(
+  em: EntityManager,
+  written: readonly { id: number; field: string }[],
+): Promise<void> {
+  if (written.length === 0) return;
+  const rows = OrganizationRows.of(em);
+  await rows.takeTurns('variable-references');
+  const library = await readReferences(rows, (parentOf) => [...parentOf.keys()]);
+  const fieldOf = new Map(written.map((variable) => [variable.id, variable.field]));
+  for (const variables of library.variablesBySet.values()) {
+    for (const variable of variables) {
+      const field = fieldOf.get(variable.id);
+      if (field !== undefined) refuseCycle(cycleThrough(library, variable), field);
+    }
+  }
+}
+
+/**
  * The same check after a set is given a new parent: every variable of the set and of its
  * descendants now sees other ancestors, so each that refers to others is checked; a cycle the
  * old parent already showed it is not this write's to refuse.

@@ -15,6 +15,8 @@ export const VariableSet = defineEntity({
     organizationId: p.uuid(),
     /** Unique within the organization without regard to case: an import file names sets by name. */
     name: p.string().length(200),
+    /** How an import file names this set as a parent; unique in the organization without regard to case, set once. */
+    slug: p.string().length(200),
     description: p.text(),
     parentVariableSetId: p.integer().nullable(),
     ...stampedColumns(),
@@ -24,6 +26,11 @@ export const VariableSet = defineEntity({
       name: 'variable_set_organization_name_unique',
       expression:
         'create unique index "variable_set_organization_name_unique" on "library"."variable_set" ("organization_id", lower("name"))',
+    },
+    {
+      name: 'variable_set_organization_slug_unique',
+      expression:
+        'create unique index "variable_set_organization_slug_unique" on "library"."variable_set" ("organization_id", lower("slug"))',
     },
     { name: 'variable_set_parent_index', properties: ['parentVariableSetId'] },
   ],

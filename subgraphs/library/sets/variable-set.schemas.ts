@@ -12,9 +12,21 @@ const parent = z
     'The parent library set, whose variables this set inherits; null for none. A set may not be its own ancestor (400).',
   );
 
+/** How an import file names a set as a parent (decisions "Set slugs"). */
+export const slugField = z
+  .string()
+  .min(1, 'a slug is not empty')
+  .max(200)
+  .regex(/^[^\s/]+$/, 'a slug has no spaces and no "/"');
+
 /** POST /variablesets (spec 4.1): name, description, optionally parentVariableSetId. */
 export const variableSetBody = z.object({
   name: nameField('library set'),
+  slug: slugField
+    .optional()
+    .describe(
+      "How an import file names this set as a parent; set once. Left out: the name's (lower case, hyphens), numbered if taken. Another set's slug is 409.",
+    ),
   description: descriptionField.default(''),
   parentVariableSetId: parent.default(null),
 });
@@ -32,6 +44,9 @@ export type VariableSetUpdateBody = z.output<typeof variableSetUpdateBody>;
 const setFields = {
   id: z.number().int(),
   name: z.string(),
+  slug: z
+    .string()
+    .describe('How an import file names this set as a parent; unique in the organization, set once.'),
   description: z.string(),
   parentVariableSetId: z.number().int().nullable(),
   ...stampFields,

@@ -22,6 +22,7 @@ import { Variable } from '../variables/variable.entity.js';
 import type { VariableSetBody, VariableSetUpdateBody } from './variable-set.schemas.js';
 import { VARIABLE_SETS, variableSetView, type VariableSetRecord } from './variable-set.views.js';
 import { VariableSet } from './variable-set.entity.js';
+import { newSlug, takenSlugs } from './set-slugs.js';
 
 const duplicateName =
   'Another library set of this organization has this name (names are compared without regard to case).';
@@ -68,6 +69,7 @@ export class VariableSetService {
     if (setScope(known, 'VariableCreate')) throw new ForbiddenError();
     const set = await this.deps.transactions.run(async (tx) => {
       if (body.parentVariableSetId !== null) await lockParent(tx.em, body.parentVariableSetId);
+      const slug = newSlug(await takenSlugs(tx.em), body.name, body.slug);
       const created = await this.deps.writes.create(
         tx,
         known,
@@ -75,6 +77,7 @@ export class VariableSetService {
         {
           organizationId: known.organizationId,
           name: body.name,
+          slug,
           description: body.description,
           parentVariableSetId: body.parentVariableSetId,
         },

@@ -14,6 +14,11 @@ export class VariableSetType extends StampedType {
   @Field(() => String, { description: 'Unique in the organization without regard to case.' })
   name!: string;
 
+  @Field(() => String, {
+    description: 'How an import file names this set as a parent; unique in the organization, set once.',
+  })
+  slug!: string;
+
   @Field(() => String)
   description!: string;
 
@@ -35,6 +40,12 @@ export class VariableSetPageType extends pageType(() => VariableSetType) {}
 export class VariableSetInput {
   @Field(() => String)
   name!: string;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "How an import file names this set as a parent; left out: the name's, numbered if taken.",
+  })
+  slug?: string | null;
 
   @Field(() => String, { nullable: true })
   description?: string | null;

@@ -9,6 +9,7 @@ export function variableSetView(set: VariableSet): VariableSetRecord {
   return {
     id: set.id,
     name: set.name,
+    slug: set.slug,
     description: set.description,
     parentVariableSetId: set.parentVariableSetId ?? null,
     ...stampView(set),

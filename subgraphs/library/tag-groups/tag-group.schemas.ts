@@ -3,7 +3,7 @@ import { integerIdInput, pageSchema } from '../../../platform/http/query-schemas
 import { descriptionField, nameField, stampFields, versionField } from '../library-views.js';
 
 /** A group name cannot hold `/`: a tag is written `Group/Tag`, split at its first `/`. */
-const groupName = nameField('tag group').refine((name) => !name.includes('/'), {
+export const groupName = nameField('tag group').refine((name) => !name.includes('/'), {
   message: 'cannot hold a "/": tags are written Group/Tag',
 });
 

@@ -2,7 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { withConstraintErrors } from '../../../platform/db/database-errors.js';
 import { BadRequestError, ConflictError, type FieldError } from '../../../platform/errors/domain-errors.js';
 import type { CurrentValue, Plan, PlannedValue } from '../domain/value-plan.js';
+import type { SecretMarks } from '../domain/sensitive-values.js';
 import type { KnownTag } from '../domain/tag-refs.js';
+import type { StoredValue } from '../domain/variable-types.js';
 import { TagGroup } from '../tag-groups/tag-group.entity.js';
 import { Tag } from '../tag-groups/tag.entity.js';
 import { ValueTag } from './value-tag.entity.js';
@@ -62,6 +64,17 @@ export function plannedOrRefused(plan: Plan, location: string): PlannedValue[] {
   );
 }
 
+/** What a value's row holds: the field of its type, and a sensitive value's hint and hash. The one place value columns are written from. */
+export function valueColumns(value: { stored: StoredValue; marks: SecretMarks | null }) {
+  return {
+    value: value.stored.value,
+    numberValue: value.stored.numberValue,
+    booleanValue: value.stored.booleanValue,
+    hint: value.marks?.hint ?? null,
+    hash: value.marks?.hash ?? null,
+  };
+}
+
 /**
  * Makes a variable's stored values the planned ones: kept values are changed in place (their ids
  * stay), new ones inserted, the rest deleted (their tag links go with them).
@@ -76,18 +89,11 @@ export async function storeValues(
   const kept = new Set(planned.flatMap((value) => (value.keepId === undefined ? [] : [value.keepId])));
   const removed = current.filter((value) => !kept.has(value.id)).map((value) => value.id);
   if (removed.length > 0) await em.nativeDelete(VariableValue, { id: { $in: removed } });
-  const fields = (value: PlannedValue) => ({
-    value: value.stored.value,
-    numberValue: value.stored.numberValue,
-    booleanValue: value.stored.booleanValue,
-    hint: value.marks?.hint ?? null,
-    hash: value.marks?.hash ?? null,
-  });
   const rows = await Promise.all(
     planned.map(async (value) => {
       if (value.keepId === undefined)
-        return em.create(VariableValue, { organizationId, variableId, ...fields(value) });
-      await em.nativeUpdate(VariableValue, { id: value.keepId }, fields(value));
+        return em.create(VariableValue, { organizationId, variableId, ...valueColumns(value) });
+      await em.nativeUpdate(VariableValue, { id: value.keepId }, valueColumns(value));
       return undefined;
     }),
   );

@@ -8,7 +8,7 @@ import { nameField, stampFields, versionField } from '../library-views.js';
  * A variable's name: what `@[Name]` refers to, so it holds no brackets (it could never be
  * referred to), nor spaces around it.
  */
-const variableName = nameField('variable').refine((name) => !/[[\]]/.test(name), {
+export const variableName = nameField('variable').refine((name) => !/[[\]]/.test(name), {
   message: 'cannot hold "[" or "]": a value refers to a variable as @[Name]',
 });
 

@@ -4,7 +4,7 @@ import { Migration } from '@mikro-orm/migrations';
  * Organizations' client certificates (spec 4.1 "Certificates"): one per slot, checked at commit
  * so a rotation can swap the two slots; private keys only sealed.
  */
-export class Migration20261206000000_library_certificates extends Migration {
+export class Migration20261207000000_library_certificates extends Migration {
   override async up(): Promise<void> {
     this.addSql(`create table "library"."certificate" (
       "id" serial primary key, "organization_id" uuid not null, "slot" varchar(20) not null,
