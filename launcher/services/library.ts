@@ -10,6 +10,8 @@ import { createOutbox } from '../../platform/outbox/outbox.js';
 import { LIBRARY_API } from '../../rest-facade/library/library.api.js';
 import { AuthorNames } from '../../subgraphs/library/authors.js';
 import { CertificateService } from '../../subgraphs/library/certificates/certificate.service.js';
+import { DataKeys } from '../../subgraphs/library/secrets/data-keys.js';
+import { sealPlainSecrets } from '../../subgraphs/library/secrets/plain-secrets.js';
 import { LibraryChanges } from '../../subgraphs/library/resolution/library-changes.js';
 import { ImportService } from '../../subgraphs/library/import-export/import.service.js';
 import { ResolutionService } from '../../subgraphs/library/resolution/resolution.service.js';
@@ -56,7 +58,10 @@ export function startLibraryService(platform: PlatformContext): Promise<StartedS
     const account = new AccountClient(() => platform.peerUrl('account'));
     const costs = new CreditCostReader(settings.sources.env, logger, settings.sources.overrides);
     const auditLog = new AuditLog(clock);
-    const snapshots = new SnapshotCache(orm, logger);
+    const secrets = new DataKeys(masterKey);
+    // Before anything is served: what an older version stored plain is sealed now.
+    await sealPlainSecrets(orm, outbox.transactions, secrets, logger);
+    const snapshots = new SnapshotCache(orm, secrets, logger);
     const changes = new LibraryChanges(queue, snapshots, logger);
     changes.listen();
     const credits = new CreditGate(account, spend, logger);
@@ -70,6 +75,7 @@ export function startLibraryService(platform: PlatformContext): Promise<StartedS
       authors: new AuthorNames(account, logger),
       credits,
       costs: () => costs.current(),
+      secrets,
     };
     const services: LibraryServices = {
       tagGroups: new TagGroupService(deps),
@@ -83,6 +89,7 @@ export function startLibraryService(platform: PlatformContext): Promise<StartedS
         writes: deps.writes,
         clock,
         masterKey,
+        secrets,
         organizations: {
           exists: async (caller, id) => (await account.organization(caller.token, id)) !== null,
         },

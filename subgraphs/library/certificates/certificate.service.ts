@@ -11,6 +11,8 @@ import type { Page } from '../../../platform/http/query-schemas.js';
 import type { Transaction, Transactions } from '../../../platform/outbox/transaction-runner.js';
 import { requirePermission } from '../../../platform/permissions/authorize.js';
 import type { Clock } from '../../../platform/time/clock.js';
+import { privateKeyContext } from '../secrets/contexts.js';
+import type { DataKeys } from '../secrets/data-keys.js';
 import { checkUpload, generateSelfSigned, type CertificateFacts } from './certificate-files.js';
 import {
   Certificate,
@@ -37,12 +39,9 @@ export interface CertificateDependencies {
   writes: AuditedWrites;
   clock: Clock;
   masterKey: MasterKey;
+  /** The organization's data key follows its primary certificate (decisions "Secrets at rest"). */
+  secrets: DataKeys;
   organizations: OrganizationDirectory;
-}
-
-/** What a certificate's private key is sealed for: its organization and certificate (a key moved to another row does not open). */
-export function privateKeyContext(organizationId: string, thumbprint: string): string {
-  return `certificate-private-key/${organizationId}/${thumbprint}`;
 }
 
 /**
@@ -114,6 +113,8 @@ export class CertificateService {
         });
         rotated.push(row);
       }
+      // The Replacement is the Primary now: every secret is sealed anew under a key it wraps.
+      await this.deps.secrets.rekey(tx.em, bySlot.get('Replacement')!);
       return pageOf(rotated);
     });
   }
@@ -129,6 +130,8 @@ export class CertificateService {
     return this.inTurn(organizationId, async (tx) => {
       const certificate = (await certificatesBySlot(tx.em)).get(slot);
       if (!certificate) throw new NotFoundError(`Organization ${organizationId} has no ${slot} certificate.`);
+      // Without a primary the master key wraps the data key: first, so nothing needs the certificate.
+      if (slot === 'Primary') await this.deps.secrets.rekey(tx.em, null);
       return this.deps.writes.remove(tx, known, CERTIFICATES, certificate.id);
     });
   }
@@ -151,7 +154,7 @@ export class CertificateService {
         privateKey.export({ type: 'pkcs8', format: 'der' }),
         privateKeyContext(organizationId, facts.thumbprint),
       );
-      const { view } = await this.deps.writes.create(tx, caller, CERTIFICATES, {
+      const { row, view } = await this.deps.writes.create(tx, caller, CERTIFICATES, {
         organizationId,
         slot,
         certificate: facts.pem,
@@ -162,6 +165,8 @@ export class CertificateService {
         origin,
         sealedPrivateKey,
       });
+      // A new primary: every secret is sealed anew under a key it wraps.
+      if (slot === 'Primary') await this.deps.secrets.rekey(tx.em, row);
       return view;
     });
   }
