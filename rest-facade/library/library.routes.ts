@@ -25,6 +25,7 @@ import {
   variableView,
 } from '../../subgraphs/library/variables/variable.schemas.js';
 import { crudRoutes } from './crud-routes.js';
+import { exportRoutes } from './export.routes.js';
 import { resolutionRoutes } from './resolution.routes.js';
 
 const SET_SCOPE =
@@ -36,6 +37,7 @@ const READ_COST =
 export function libraryRoutes(services: LibraryServices): Route[] {
   return [
     ...resolutionRoutes(services.resolution),
+    ...exportRoutes(services.export),
     ...crudRoutes(
       {
         path: '/taggroups',

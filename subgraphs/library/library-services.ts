@@ -1,3 +1,4 @@
+import type { ExportService } from './import-export/export.service.js';
 import type { ResolutionService } from './resolution/resolution.service.js';
 import type { VariableSetService } from './sets/variable-set.service.js';
 import type { TagGroupService } from './tag-groups/tag-group.service.js';
@@ -11,4 +12,5 @@ export interface LibraryServices {
   sets: VariableSetService;
   variables: VariableService;
   resolution: ResolutionService;
+  export: ExportService;
 }

@@ -1,4 +1,5 @@
 import type { SubgraphClasses, SubgraphDefinition } from '../../platform/graphql/subgraph.js';
+import { ExportResolver } from './import-export/export.resolver.js';
 import type { LibraryServices } from './library-services.js';
 import { authorFieldsOf, UserReference } from './library.types.js';
 import { ResolutionResolver } from './resolution/resolution.resolver.js';
@@ -17,7 +18,14 @@ const AUTHOR_FIELDS = [TagGroupType, VariableSetType, VariableObjectType].map(au
  * are the account subgraph's Users.
  */
 export const LIBRARY_SUBGRAPH: SubgraphClasses = {
-  resolvers: [TagGroupResolver, VariableSetResolver, VariableResolver, ResolutionResolver, ...AUTHOR_FIELDS],
+  resolvers: [
+    TagGroupResolver,
+    VariableSetResolver,
+    VariableResolver,
+    ResolutionResolver,
+    ExportResolver,
+    ...AUTHOR_FIELDS,
+  ],
   orphanedTypes: [UserReference],
 };
 
@@ -29,6 +37,7 @@ export function librarySubgraph(services: LibraryServices): SubgraphDefinition {
       new VariableSetResolver(services.sets),
       new VariableResolver(services.variables),
       new ResolutionResolver(services.resolution),
+      new ExportResolver(services.export),
       ...AUTHOR_FIELDS.map((fields) => new fields()),
     ],
   };
