@@ -9,6 +9,7 @@ import { startServiceHost } from '../../platform/http/service-host.js';
 import { createOutbox } from '../../platform/outbox/outbox.js';
 import { LIBRARY_API } from '../../rest-facade/library/library.api.js';
 import { AuthorNames } from '../../subgraphs/library/authors.js';
+import { ExportService } from '../../subgraphs/library/import-export/export.service.js';
 import { LibraryChanges } from '../../subgraphs/library/resolution/library-changes.js';
 import { ImportService } from '../../subgraphs/library/import-export/import.service.js';
 import { ResolutionService } from '../../subgraphs/library/resolution/resolution.service.js';
@@ -75,6 +76,7 @@ export function startLibraryService(platform: PlatformContext): Promise<StartedS
       variables: new VariableService(deps),
       resolution: new ResolutionService({ snapshots, credits, costs: deps.costs }),
       imports: new ImportService(deps),
+      exports: new ExportService(deps),
     };
     const host = parts.add(
       await startServiceHost(

@@ -26,6 +26,7 @@ import {
 } from '../../subgraphs/library/variables/variable.schemas.js';
 import { crudRoutes } from './crud-routes.js';
 import { importRoutes } from './import.routes.js';
+import { exportRoutes } from './export.routes.js';
 import { resolutionRoutes } from './resolution.routes.js';
 
 const SET_SCOPE =
@@ -38,6 +39,7 @@ export function libraryRoutes(services: LibraryServices): Route[] {
   return [
     ...resolutionRoutes(services.resolution),
     ...importRoutes(services.imports),
+    ...exportRoutes(services.exports),
     ...crudRoutes(
       {
         path: '/taggroups',

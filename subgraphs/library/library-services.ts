@@ -1,4 +1,5 @@
 import type { ImportService } from './import-export/import.service.js';
+import type { ExportService } from './import-export/export.service.js';
 import type { ResolutionService } from './resolution/resolution.service.js';
 import type { VariableSetService } from './sets/variable-set.service.js';
 import type { TagGroupService } from './tag-groups/tag-group.service.js';
@@ -13,4 +14,5 @@ export interface LibraryServices {
   variables: VariableService;
   resolution: ResolutionService;
   imports: ImportService;
+  exports: ExportService;
 }

@@ -1,5 +1,6 @@
 import type { SubgraphClasses, SubgraphDefinition } from '../../platform/graphql/subgraph.js';
 import { ImportResolver } from './import-export/import.resolver.js';
+import { ExportResolver } from './import-export/export.resolver.js';
 import type { LibraryServices } from './library-services.js';
 import { authorFieldsOf, UserReference } from './library.types.js';
 import { ResolutionResolver } from './resolution/resolution.resolver.js';
@@ -24,6 +25,7 @@ export const LIBRARY_SUBGRAPH: SubgraphClasses = {
     VariableResolver,
     ResolutionResolver,
     ImportResolver,
+    ExportResolver,
     ...AUTHOR_FIELDS,
   ],
   orphanedTypes: [UserReference],
@@ -38,6 +40,7 @@ export function librarySubgraph(services: LibraryServices): SubgraphDefinition {
       new VariableResolver(services.variables),
       new ResolutionResolver(services.resolution),
       new ImportResolver(services.imports),
+      new ExportResolver(services.exports),
       ...AUTHOR_FIELDS.map((fields) => new fields()),
     ],
   };
