@@ -12,6 +12,7 @@ import { AuthorNames } from '../../subgraphs/library/authors.js';
 import { CertificateService } from '../../subgraphs/library/certificates/certificate.service.js';
 import { DataKeys } from '../../subgraphs/library/secrets/data-keys.js';
 import { sealPlainSecrets } from '../../subgraphs/library/secrets/plain-secrets.js';
+import { ExportService } from '../../subgraphs/library/import-export/export.service.js';
 import { LibraryChanges } from '../../subgraphs/library/resolution/library-changes.js';
 import { ImportService } from '../../subgraphs/library/import-export/import.service.js';
 import { ResolutionService } from '../../subgraphs/library/resolution/resolution.service.js';
@@ -95,6 +96,7 @@ export function startLibraryService(platform: PlatformContext): Promise<StartedS
         },
       }),
       imports: new ImportService(deps),
+      exports: new ExportService(deps),
     };
     const host = parts.add(
       await startServiceHost(

@@ -12,7 +12,7 @@ export interface CreditBalances {
 /** What the gate knows of an organization's balance from its last read. */
 interface Ledger {
   total: number;
-  /** What it could spend when the balance was read: total less used, less this process's unpublished spend. */
+  /** What it could spend when the balance was read: total less used, less this process's spend the balance did not count yet. */
   availableAtRead: number;
   /** Spent here since. */
   spentSince: number;
@@ -126,16 +126,18 @@ export class CreditGate {
       // Spec 7: a balance that cannot be read is a 500 (whatever the account service answered).
       throw new InternalError('The credit balance could not be read.', { cause: error });
     }
+    const kept = this.ledgers.get(caller.organizationId);
+    // A read that ended after a newer one began says less than it: it informs only this call.
+    const newest = !kept || kept.readAt <= readAt;
+    if (newest) this.spend.observed(caller.organizationId, balance.usedCredits);
     const ledger: Ledger = {
       total: balance.totalCredits,
-      availableAtRead:
-        balance.totalCredits - balance.usedCredits - this.spend.unpublished(caller.organizationId),
+      availableAtRead: balance.totalCredits - balance.usedCredits - this.spend.unseen(caller.organizationId),
       spentSince: 0,
       readAt,
       refreshing: false,
     };
-    const kept = this.ledgers.get(caller.organizationId);
-    if (!kept || kept.readAt <= readAt) this.ledgers.set(caller.organizationId, ledger);
+    if (newest) this.ledgers.set(caller.organizationId, ledger);
     return ledger;
   }
 

@@ -27,6 +27,7 @@ import {
 import { certificateRoutes } from './certificate.routes.js';
 import { crudRoutes } from './crud-routes.js';
 import { importRoutes } from './import.routes.js';
+import { exportRoutes } from './export.routes.js';
 import { resolutionRoutes } from './resolution.routes.js';
 
 const SET_SCOPE =
@@ -39,6 +40,7 @@ export function libraryRoutes(services: LibraryServices): Route[] {
   return [
     ...resolutionRoutes(services.resolution),
     ...importRoutes(services.imports),
+    ...exportRoutes(services.exports),
     ...crudRoutes(
       {
         path: '/taggroups',

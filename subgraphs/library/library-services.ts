@@ -1,5 +1,6 @@
 import type { CertificateService } from './certificates/certificate.service.js';
 import type { ImportService } from './import-export/import.service.js';
+import type { ExportService } from './import-export/export.service.js';
 import type { ResolutionService } from './resolution/resolution.service.js';
 import type { VariableSetService } from './sets/variable-set.service.js';
 import type { TagGroupService } from './tag-groups/tag-group.service.js';
@@ -15,4 +16,5 @@ export interface LibraryServices {
   resolution: ResolutionService;
   certificates: CertificateService;
   imports: ImportService;
+  exports: ExportService;
 }

@@ -2,6 +2,7 @@ import type { SubgraphClasses, SubgraphDefinition } from '../../platform/graphql
 import { CertificateResolver } from './certificates/certificate.resolver.js';
 import { CertificateType } from './certificates/certificate.types.js';
 import { ImportResolver } from './import-export/import.resolver.js';
+import { ExportResolver } from './import-export/export.resolver.js';
 import type { LibraryServices } from './library-services.js';
 import { authorFieldsOf, UserReference } from './library.types.js';
 import { ResolutionResolver } from './resolution/resolution.resolver.js';
@@ -29,6 +30,7 @@ export const LIBRARY_SUBGRAPH: SubgraphClasses = {
     ResolutionResolver,
     CertificateResolver,
     ImportResolver,
+    ExportResolver,
     ...AUTHOR_FIELDS,
   ],
   orphanedTypes: [UserReference],
@@ -44,6 +46,7 @@ export function librarySubgraph(services: LibraryServices): SubgraphDefinition {
       new ResolutionResolver(services.resolution),
       new CertificateResolver(services.certificates),
       new ImportResolver(services.imports),
+      new ExportResolver(services.exports),
       ...AUTHOR_FIELDS.map((fields) => new fields()),
     ],
   };

@@ -213,6 +213,23 @@ async function readEverything(client: HttpClient, token = librarian): Promise<vo
     const value = variable.values[0]!;
     expect(value.numberValue !== null ? String(value.numberValue) : value.value).toBe(expected[name]);
   }
+  const exporter = await system.token({
+    organizationId,
+    permissions: ['BatchProcessingExport', 'TagGroupRead', 'VariableRead', 'VariableReadSecrets'],
+  });
+  const exported = await expectStatus(
+    client.get<{ librarySets: Record<string, { variables: Record<string, { value: unknown }[]> }> }>(
+      `/export?variableSetId=${setId}&variableSetId=${await importedSetId()}&secretExportOption=Value`,
+      { token: exporter },
+    ),
+    200,
+  );
+  const exportedValues = Object.fromEntries(
+    Object.values(exported.librarySets).flatMap((set) =>
+      Object.entries(set.variables).map(([name, values]) => [name, String(values[0]!.value)]),
+    ),
+  );
+  expect(exportedValues).toEqual(expected);
 }
 
 let importedSet: number | undefined;
@@ -256,7 +273,7 @@ describe("issue 12 item 4: every sensitive value is stored encrypted (AES-256-GC
     expect(plain).toEqual({ value: 'not a secret', sealed_value: null });
   });
 
-  it('readers with VariableReadSecrets get every value back, through the read path and the variable reads', async () => {
+  it('readers with VariableReadSecrets get every value back, through the read path, the variable reads and a Value export', async () => {
     await readEverything(library);
   });
 

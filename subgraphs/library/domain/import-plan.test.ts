@@ -43,6 +43,23 @@ describe('spec 4.1 "Import": a file planned against the library as it is', () =>
     ]);
   });
 
+  it('keeps each variable with its own set when sets are reordered parents first', () => {
+    const plan = planned({
+      tagGroups: {},
+      librarySets: {
+        Child: { parent: 'parent', variables: { OfChild: [value('c')] } },
+        Parent: { variables: { OfParent: [value('p')] } },
+      },
+    });
+    expect(plan.sets.map((set) => set.name)).toEqual(['Parent', 'Child']);
+    expect(
+      plan.variables.map((v) => [v.name, plan.sets[(v.set as { created: number }).created]!.name]),
+    ).toEqual([
+      ['OfChild', 'Child'],
+      ['OfParent', 'Parent'],
+    ]);
+  });
+
   it('decisions "Set slugs": a slug the file names is kept before a derived one is numbered around it', () => {
     const plan = planned(
       {

@@ -266,16 +266,26 @@ function planSets(file: ImportFile, existing: ExistingLibrary, problems: ImportP
     }
     set.parent = parent ?? null;
   }
-  return { refs, created: parentsFirst(created, problems), skipped };
+  const ordered = parentsFirst(created, problems);
+  const renumbered = new Map(
+    [...refs].map(([name, ref]): [string, SetRef] => [
+      name,
+      'created' in ref ? { created: ordered.position.get(ref.created)! } : ref,
+    ]),
+  );
+  return { refs: renumbered, created: ordered.sets, skipped };
 }
 
 /**
- * The created sets with each parent before its children, their indexes (and their children's
- * parent refs) renumbered to that order; a chain of created sets that comes back to itself is a
+ * The created sets with each parent before its children, and where each index went: their
+ * indexes (and their children's parent refs) are renumbered to that order; a chain of created sets that comes back to itself is a
  * problem naming it (spec 2 "Library set" rule 1). Sets the organization has never point at
  * created ones, so no cycle passes through them.
  */
-function parentsFirst(sets: (PlannedSet & { fileName: string })[], problems: ImportProblem[]): PlannedSet[] {
+function parentsFirst(
+  sets: (PlannedSet & { fileName: string })[],
+  problems: ImportProblem[],
+): { sets: PlannedSet[]; position: ReadonlyMap<number, number> } {
   const order: number[] = [];
   const state = new Map<number, 'visiting' | 'done'>();
   const visit = (index: number, chain: number[]): void => {
@@ -296,7 +306,7 @@ function parentsFirst(sets: (PlannedSet & { fileName: string })[], problems: Imp
   };
   sets.forEach((_, index) => visit(index, []));
   const position = new Map(order.map((index, at) => [index, at]));
-  return order.map((index) => {
+  const ordered = order.map((index) => {
     const { name, slug, description, parent } = sets[index]!;
     return {
       name,
@@ -305,6 +315,7 @@ function parentsFirst(sets: (PlannedSet & { fileName: string })[], problems: Imp
       parent: parent && 'created' in parent ? { created: position.get(parent.created)! } : parent,
     };
   });
+  return { sets: ordered, position };
 }
 
 function planVariables(

@@ -73,7 +73,7 @@ interface TagRow {
 }
 
 /** Reads in one repeatable-read, read-only transaction, so every part is of one moment. */
-function inOneMoment<T>(
+export function inOneMoment<T>(
   orm: Database,
   organizationId: string,
   read: (rows: OrganizationRows) => Promise<T>,

@@ -4,7 +4,7 @@ import { MAX_POSTGRES_INTEGER } from '../../../platform/db/postgres-integer.js';
 import { tagView } from '../tag-groups/tag-group.schemas.js';
 
 /** A repeated query parameter: one value is a list of one. */
-const repeated = <T extends z.ZodType>(item: T) =>
+export const repeated = <T extends z.ZodType>(item: T) =>
   z.preprocess(
     (value): unknown[] => (value === undefined ? [] : Array.isArray(value) ? (value as unknown[]) : [value]),
     z.array(item),
