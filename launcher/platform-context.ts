@@ -1,5 +1,6 @@
 import type { Settings, ServiceName } from '../platform/config/settings.js';
 import type { SigningKeys } from '../platform/auth/signing-keys.js';
+import type { MasterKey } from '../platform/encryption/master-key.js';
 import type { TokenVerifier } from '../platform/auth/token-verifier.js';
 import type { HostResolver } from '../platform/http/public-address.js';
 import type { Logger } from '../platform/logging/logger.js';
@@ -15,6 +16,8 @@ export interface PlatformContext {
   /** The PostgreSQL server's URL; the embedded server starts on the first call (services without storage never call it). */
   databaseUrl(): Promise<string>;
   readonly keys: SigningKeys;
+  /** Encryption:MasterKey; loaded only when the library service, which encrypts, is started here. */
+  readonly masterKey: MasterKey | undefined;
   readonly verifier: TokenVerifier;
   /** How outbound calls to third parties find addresses (injected so tests can point a host anywhere). */
   readonly resolver: HostResolver;

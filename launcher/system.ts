@@ -1,5 +1,6 @@
 import type { ProcessName, ServiceName, Settings } from '../platform/config/settings.js';
 import { loadSigningKeys, type SigningKeys } from '../platform/auth/signing-keys.js';
+import { loadMasterKey, type MasterKey } from '../platform/encryption/master-key.js';
 import { TokenVerifier } from '../platform/auth/token-verifier.js';
 import { startEmbeddedPostgres } from '../platform/db/embedded-postgres.js';
 import { systemResolver, type HostResolver } from '../platform/http/public-address.js';
@@ -83,8 +84,10 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       // First, so a missing or unusable key stops the start before anything else runs.
       const keys = await loadSigningKeys(settings, logger);
       if (services.includes('identity') && settings.production) assertCanSign(keys);
+      // Likewise the master key, for the one service that encrypts (the library).
+      const masterKey = services.includes('library') ? loadMasterKey(settings, logger) : undefined;
       platform = await startPlatform(
-        { settings, logger, clock, keys, resolver: options.resolver ?? systemResolver },
+        { settings, logger, clock, keys, masterKey, resolver: options.resolver ?? systemResolver },
         cleanups,
         (service) => started[service]?.url,
       );
@@ -162,8 +165,8 @@ function assertCanSign(keys: SigningKeys): void {
 
 /**
  * What the services of this process share: the database server (embedded when
- * DATABASE_URL is unset, started when a service first asks for it), the queue and the
- * signing keys.
+ * DATABASE_URL is unset, started when a service first asks for it), the queue, the
+ * signing keys and the master key.
  */
 async function startPlatform(
   {
@@ -171,8 +174,16 @@ async function startPlatform(
     logger,
     clock,
     keys,
+    masterKey,
     resolver,
-  }: { settings: Settings; logger: Logger; clock: Clock; keys: SigningKeys; resolver: HostResolver },
+  }: {
+    settings: Settings;
+    logger: Logger;
+    clock: Clock;
+    keys: SigningKeys;
+    masterKey: MasterKey | undefined;
+    resolver: HostResolver;
+  },
   cleanups: (() => Promise<void>)[],
   startedUrl: (service: ServiceName) => string | undefined,
 ): Promise<PlatformContext> {
@@ -196,6 +207,7 @@ async function startPlatform(
     queue,
     databaseUrl: () => (database ??= startDatabase()),
     keys,
+    masterKey,
     verifier: new TokenVerifier(keys, settings.jwt, clock),
     resolver,
     peerUrl: (service) => startedUrl(service) ?? settings.peers[service],

@@ -9,6 +9,9 @@ import { startServiceHost } from '../../platform/http/service-host.js';
 import { createOutbox } from '../../platform/outbox/outbox.js';
 import { LIBRARY_API } from '../../rest-facade/library/library.api.js';
 import { AuthorNames } from '../../subgraphs/library/authors.js';
+import { CertificateService } from '../../subgraphs/library/certificates/certificate.service.js';
+import { DataKeys } from '../../subgraphs/library/secrets/data-keys.js';
+import { sealPlainSecrets } from '../../subgraphs/library/secrets/plain-secrets.js';
 import { ExportService } from '../../subgraphs/library/import-export/export.service.js';
 import { LibraryChanges } from '../../subgraphs/library/resolution/library-changes.js';
 import { ImportService } from '../../subgraphs/library/import-export/import.service.js';
@@ -28,13 +31,15 @@ import type { PlatformContext, StartedService } from '../platform-context.js';
 import { startService } from '../service-parts.js';
 
 /**
- * The library service: tag groups, tags, library sets and variables. Its database, outbox,
- * credit gate (balances from the account service, spend published in aggregate), REST paths
- * and subgraph.
+ * The library service: tag groups, tags, library sets, variables and the organizations'
+ * certificates. Its database, outbox, credit gate (balances from the account service, spend
+ * published in aggregate), REST paths and subgraph.
  */
 export function startLibraryService(platform: PlatformContext): Promise<StartedService> {
-  const { settings, queue, clock } = platform;
+  const { settings, queue, clock, masterKey } = platform;
   const logger = platform.logger.child({ service: 'library' });
+  if (!masterKey)
+    throw new Error('the library service was started without the master key (launcher/system.ts loads it)');
   return startService(logger, async (parts) => {
     const orm = parts.add(
       await openDatabase({
@@ -54,7 +59,10 @@ export function startLibraryService(platform: PlatformContext): Promise<StartedS
     const account = new AccountClient(() => platform.peerUrl('account'));
     const costs = new CreditCostReader(settings.sources.env, logger, settings.sources.overrides);
     const auditLog = new AuditLog(clock);
-    const snapshots = new SnapshotCache(orm, logger);
+    const secrets = new DataKeys(masterKey);
+    // Before anything is served: what an older version stored plain is sealed now.
+    await sealPlainSecrets(orm, outbox.transactions, secrets, logger);
+    const snapshots = new SnapshotCache(orm, secrets, logger);
     const changes = new LibraryChanges(queue, snapshots, logger);
     changes.listen();
     const credits = new CreditGate(account, spend, logger);
@@ -68,6 +76,7 @@ export function startLibraryService(platform: PlatformContext): Promise<StartedS
       authors: new AuthorNames(account, logger),
       credits,
       costs: () => costs.current(),
+      secrets,
     };
     const services: LibraryServices = {
       tagGroups: new TagGroupService(deps),
@@ -75,6 +84,17 @@ export function startLibraryService(platform: PlatformContext): Promise<StartedS
       sets: new VariableSetService(deps),
       variables: new VariableService(deps),
       resolution: new ResolutionService({ snapshots, credits, costs: deps.costs }),
+      certificates: new CertificateService({
+        orm,
+        transactions: outbox.transactions,
+        writes: deps.writes,
+        clock,
+        masterKey,
+        secrets,
+        organizations: {
+          exists: async (caller, id) => (await account.organization(caller.token, id)) !== null,
+        },
+      }),
       imports: new ImportService(deps),
       exports: new ExportService(deps),
     };

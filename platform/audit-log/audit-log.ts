@@ -14,6 +14,7 @@ export type AuditEntryType =
   | 'VariableSet'
   | 'Variable'
   | 'LibraryImport'
+  | 'Certificate'
   | 'Authentication'
   | 'JWT'
   | 'JWTRefresh'

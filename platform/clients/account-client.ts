@@ -29,6 +29,9 @@ export type AccountPermissions = z.output<typeof accountPermissions>;
 
 const names = z.array(z.object({ id: z.uuid(), name: z.string() }));
 
+const organization = z.object({ id: z.uuid(), name: z.string() });
+export type OrganizationName = z.output<typeof organization>;
+
 const creditBalance = z.object({ usedCredits: z.number().int(), totalCredits: z.number().int() });
 export type CreditBalance = z.output<typeof creditBalance>;
 
@@ -80,6 +83,17 @@ export class AccountClient {
     const response = await this.http.send('GET', '/organizations/me/credits', { token });
     if (response.status !== 200) throw peerError(response);
     return parse(creditBalance, response.body);
+  }
+
+  /**
+   * GET /organizations/{id} with the caller's token (which needs GlobalOrganizationRead): the
+   * organization's id and name, or null when there is no such organization.
+   */
+  async organization(token: string, id: string): Promise<OrganizationName | null> {
+    const response = await this.http.send('GET', `/organizations/${encodeURIComponent(id)}`, { token });
+    if (response.status === 404) return null;
+    if (response.status !== 200) throw peerError(response);
+    return parse(organization, response.body);
   }
 
   /** GET /users/{id}/permissions; null when the account is not in that organization any more. */

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { CREDIT_COST_DEFAULTS, creditCost } from './credit-costs.js';
 import { SettingsSource, readSettingsFile } from './settings-source.js';
 import { integerSetting, unset } from './setting-values.js';
+import { isMasterKeyText } from '../encryption/master-key.js';
 
 /** The four REST services; the gateway is not one of them. */
 export const SERVICE_NAMES = ['library', 'account', 'identity', 'audit'] as const;
@@ -69,6 +70,8 @@ export interface Settings {
   /** The subscription payment webhook; without a secret the webhook refuses every call. */
   readonly payments: { readonly webhookSecret: string | undefined };
   readonly audit: { readonly authNotRequired: readonly string[] };
+  /** The library's master key (platform/encryption/master-key.ts); generated under DATA_DIR outside production when unset. */
+  readonly encryption: { readonly masterKey: string | undefined };
   readonly bootstrapApiKey: string | undefined;
   /** Where the settings came from, for what is read again while running (the credit costs). */
   readonly sources: { readonly env: NodeJS.ProcessEnv; readonly overrides: Record<string, unknown> };
@@ -184,6 +187,20 @@ export function loadSettings(
       ),
     },
     audit: { authNotRequired: read('Audit:AuthNotRequired', stringList.default(DEFAULT_AUTH_NOT_REQUIRED)) },
+    encryption: {
+      masterKey: read(
+        'Encryption:MasterKey',
+        z
+          .string()
+          .trim()
+          .refine(
+            isMasterKeyText,
+            'must be 32 random bytes in base64, 44 characters (`openssl rand -base64 32` makes one)',
+          )
+          .optional(),
+        'secret',
+      ),
+    },
     bootstrapApiKey: read(
       'SVC_BOOTSTRAP_API_KEY',
       z.string().min(32, 'must be at least 32 characters').optional(),

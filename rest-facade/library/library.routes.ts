@@ -24,6 +24,7 @@ import {
   variableUpdateBody,
   variableView,
 } from '../../subgraphs/library/variables/variable.schemas.js';
+import { certificateRoutes } from './certificate.routes.js';
 import { crudRoutes } from './crud-routes.js';
 import { importRoutes } from './import.routes.js';
 import { exportRoutes } from './export.routes.js';
@@ -34,7 +35,7 @@ const SET_SCOPE =
 const READ_COST =
   'Costs CreditCosts:VariableGetCost (429 with a plain-text body when the organization cannot afford it). Sensitive values are empty beside their hint and hash without VariableReadSecrets.';
 
-/** Every REST path of the library's tag group, tag, library set and variable tables (spec 4.1). */
+/** Every REST path of the library's tables of spec 4.1: tag groups, tags, library sets, variables, values and certificates. */
 export function libraryRoutes(services: LibraryServices): Route[] {
   return [
     ...resolutionRoutes(services.resolution),
@@ -130,5 +131,6 @@ export function libraryRoutes(services: LibraryServices): Route[] {
       },
       services.variables,
     ),
+    ...certificateRoutes(services.certificates),
   ];
 }

@@ -10,6 +10,7 @@ import type { Logger } from '../../platform/logging/logger.js';
 import type { Clock } from '../../platform/time/clock.js';
 import type { AuthorNames } from './authors.js';
 import type { LibraryTransactions } from './resolution/revisions.js';
+import type { DataKeys } from './secrets/data-keys.js';
 
 export const LIBRARY_SCHEMA = 'library';
 
@@ -27,6 +28,8 @@ export interface LibraryDependencies {
   credits: CreditGate;
   /** The credit costs, read again on every request (spec 8). */
   costs: () => CreditCosts;
+  /** Organizations' data keys, which sensitive values are sealed under. */
+  secrets: DataKeys;
 }
 
 /** A read-only entity manager limited to the caller's organization. */

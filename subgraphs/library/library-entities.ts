@@ -1,4 +1,6 @@
 import { OutboxMessage } from '../../platform/outbox/outbox-message.entity.js';
+import { Certificate } from './certificates/certificate.entity.js';
+import { DataKey } from './secrets/data-key.entity.js';
 import { LibraryRevision } from './resolution/library-revision.entity.js';
 import { VariableSet } from './sets/variable-set.entity.js';
 import { TagGroup } from './tag-groups/tag-group.entity.js';
@@ -16,5 +18,7 @@ export const LIBRARY_ENTITIES = [
   VariableValue,
   ValueTag,
   LibraryRevision,
+  Certificate,
+  DataKey,
   OutboxMessage,
 ];

@@ -1,3 +1,4 @@
+import type { CertificateService } from './certificates/certificate.service.js';
 import type { ImportService } from './import-export/import.service.js';
 import type { ExportService } from './import-export/export.service.js';
 import type { ResolutionService } from './resolution/resolution.service.js';
@@ -13,6 +14,7 @@ export interface LibraryServices {
   sets: VariableSetService;
   variables: VariableService;
   resolution: ResolutionService;
+  certificates: CertificateService;
   imports: ImportService;
   exports: ExportService;
 }

@@ -1,4 +1,6 @@
 import type { SubgraphClasses, SubgraphDefinition } from '../../platform/graphql/subgraph.js';
+import { CertificateResolver } from './certificates/certificate.resolver.js';
+import { CertificateType } from './certificates/certificate.types.js';
 import { ImportResolver } from './import-export/import.resolver.js';
 import { ExportResolver } from './import-export/export.resolver.js';
 import type { LibraryServices } from './library-services.js';
@@ -11,11 +13,13 @@ import { TagGroupType } from './tag-groups/tag-group.types.js';
 import { VariableResolver } from './variables/variable.resolver.js';
 import { VariableObjectType } from './variables/variable.types.js';
 
-const AUTHOR_FIELDS = [TagGroupType, VariableSetType, VariableObjectType].map(authorFieldsOf);
+const AUTHOR_FIELDS = [TagGroupType, VariableSetType, VariableObjectType, CertificateType].map(
+  authorFieldsOf,
+);
 
 /**
- * The library subgraph: the same reads and writes as the REST facade's tag group, tag, set and
- * variable paths, with the same checks, withholding and errors; who made and changed a record
+ * The library subgraph: the same reads and writes as the REST facade's tag group, tag, set,
+ * variable, value and certificate paths, with the same checks, withholding and errors; who made and changed a record
  * are the account subgraph's Users.
  */
 export const LIBRARY_SUBGRAPH: SubgraphClasses = {
@@ -24,6 +28,7 @@ export const LIBRARY_SUBGRAPH: SubgraphClasses = {
     VariableSetResolver,
     VariableResolver,
     ResolutionResolver,
+    CertificateResolver,
     ImportResolver,
     ExportResolver,
     ...AUTHOR_FIELDS,
@@ -39,6 +44,7 @@ export function librarySubgraph(services: LibraryServices): SubgraphDefinition {
       new VariableSetResolver(services.sets),
       new VariableResolver(services.variables),
       new ResolutionResolver(services.resolution),
+      new CertificateResolver(services.certificates),
       new ImportResolver(services.imports),
       new ExportResolver(services.exports),
       ...AUTHOR_FIELDS.map((fields) => new fields()),

@@ -178,6 +178,31 @@ describe('CONTRACT 1 Signing key: the identity service, the signer, refuses to s
   });
 });
 
+describe('decisions "Master key": a process running the library refuses to start in production without Encryption:MasterKey', () => {
+  it('rejects naming the setting, before any service starts', async () => {
+    const ownData = TempFolder.create('launcher-master-key');
+    try {
+      const settings = loadSettings({
+        env: {},
+        overrides: {
+          NODE_ENV: 'production',
+          LOG_LEVEL: 'silent',
+          DATA_DIR: ownData.path,
+          'Jwt:PrivateKey': process.env.TEST_JWT_PRIVATE_KEY,
+          LIBRARY_PORT: 0,
+        },
+      });
+      await expect(
+        startSystem({ settings, processes: ['library'], logger: createLogger('silent') }),
+      ).rejects.toThrow(/^Encryption:MasterKey: required when NODE_ENV=production/);
+      expect(existsSync(join(ownData.path, 'encryption-master-key'))).toBe(false);
+      expect(existsSync(join(ownData.path, 'postgres'))).toBe(false);
+    } finally {
+      ownData.remove();
+    }
+  });
+});
+
 describe('decisions "The launcher and composition root": a service that fails to start closes what it opened (its database pool, its outbox relay)', () => {
   /** Connections to the database from anyone but the asker. */
   const connectionsTo = async (database: string): Promise<number> => {

@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -39,6 +39,7 @@ export default async function globalSetup(): Promise<void> {
   process.env.TEST_DATABASE_SERVER_URL = serverUrl;
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   process.env.TEST_JWT_PRIVATE_KEY = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  process.env.TEST_ENCRYPTION_MASTER_KEY = randomBytes(32).toString('base64');
 }
 
 function freePort(): Promise<number> {

@@ -76,6 +76,8 @@ export async function startTestSystem(options: TestSystemOptions = {}): Promise<
       AUDIT_PORT: 0,
       GATEWAY_PORT: 0,
       'Jwt:PrivateKey': process.env.TEST_JWT_PRIVATE_KEY,
+      // One key for the whole run, so two systems on one database (replicas, a restart) open each other's secrets.
+      'Encryption:MasterKey': process.env.TEST_ENCRYPTION_MASTER_KEY,
       ...options.overrides,
     },
   });

@@ -10,6 +10,8 @@ import type {
 } from '../domain/library-export.js';
 import type { VariableType } from '../domain/variable-types.js';
 import { inOneMoment } from '../resolution/library-snapshot.js';
+import type { DataKeys } from '../secrets/data-keys.js';
+import { storedOf } from '../variables/value-store.js';
 
 /** What an export names: tag groups and library sets by id, each once. */
 export interface ExportSelection {
@@ -47,12 +49,14 @@ export async function requireExported(rows: OrganizationRows, selection: ExportS
  * The groups (with their tags) and sets (with their variables, values and the values' tags) an
  * export writes, read in one moment of the database in a few set-based queries, no ORM entities:
  * a shape-M library (100 sets, 5,000 values) in tens of milliseconds. A group or set deleted since
- * `requireExported` is 404 here too.
+ * `requireExported` is 404 here too. Sensitive values are opened only when `secrets` is given (an
+ * export that writes them); otherwise they are left unread, as nothing writes them.
  */
 export function readExported(
   orm: Database,
   organizationId: string,
   selection: ExportSelection,
+  secrets: DataKeys | undefined,
 ): Promise<ExportedLibrary> {
   return inOneMoment(orm, organizationId, async (rows) => {
     await requireExported(rows, selection);
@@ -60,7 +64,7 @@ export function readExported(
       readTagGroups(rows, selection.tagGroupIds),
       readSets(rows, selection.setIds),
       readVariables(rows, selection.setIds),
-      readStoredValues(rows, selection.setIds),
+      readStoredValues(rows, selection.setIds, secrets),
     ]);
     return { tagGroups, sets, variables, values };
   });
@@ -129,11 +133,13 @@ async function readVariables(rows: OrganizationRows, setIds: readonly number[]):
 
 /**
  * Every stored value of the variables of these sets, in id order, with its tags as `Group/Tag`:
- * the one place the export reads values (and so where a value stored encrypted is read back).
+ * the one place the export reads values, and so where a sealed value is opened, with the data key
+ * read in the same moment, when `secrets` is given (else a sealed value's fields are left empty).
  */
 export async function readStoredValues(
   rows: OrganizationRows,
   setIds: readonly number[],
+  secrets: DataKeys | undefined,
 ): Promise<ExportedValue[]> {
   if (setIds.length === 0) return [];
   const [values, links, tags] = await Promise.all([
@@ -143,10 +149,11 @@ export async function readStoredValues(
       value: string | null;
       number_value: number | null;
       boolean_value: boolean | null;
+      sealed_value: Buffer | null;
       hint: string | null;
       hash: string | null;
     }>(
-      `select v.id, v.variable_id, v.value, v.number_value, v.boolean_value, v.hint, v.hash
+      `select v.id, v.variable_id, v.value, v.number_value, v.boolean_value, v.sealed_value, v.hint, v.hash
        from "library"."variable_value" v join "library"."variable" var on var.id = v.variable_id
        where v.organization_id = ? and var.variable_set_id in (?)
        order by v.id`,
@@ -167,6 +174,7 @@ export async function readStoredValues(
        where t.organization_id = ?`,
     ),
   ]);
+  const cipher = secrets && values.some((row) => row.sealed_value) ? await secrets.current(rows) : undefined;
   const scopeOf = new Map(tags.map((tag) => [tag.id, tag.scope]));
   const scopes = new Map<number, string[]>();
   for (const link of links) {
@@ -177,7 +185,19 @@ export async function readStoredValues(
   }
   return values.map((row) => ({
     variableId: row.variable_id,
-    stored: { value: row.value, numberValue: row.number_value, booleanValue: row.boolean_value },
+    stored:
+      row.sealed_value && !secrets
+        ? { value: null, numberValue: null, booleanValue: null }
+        : storedOf(
+            row.variable_id,
+            {
+              value: row.value,
+              numberValue: row.number_value,
+              booleanValue: row.boolean_value,
+              sealedValue: row.sealed_value,
+            },
+            cipher,
+          ),
     hint: row.hint,
     hash: row.hash,
     scopes: scopes.get(row.id) ?? [],

@@ -25,7 +25,7 @@ export interface ExportRequest {
  * the library is read, and the call charged once the file is made.
  */
 export class ExportService {
-  constructor(private readonly deps: Pick<LibraryDependencies, 'orm' | 'credits' | 'costs'>) {}
+  constructor(private readonly deps: Pick<LibraryDependencies, 'orm' | 'credits' | 'costs' | 'secrets'>) {}
 
   async export(caller: Caller | undefined, request: ExportRequest): Promise<LibraryFile> {
     const known = requirePermission(caller, 'BatchProcessingExport');
@@ -44,7 +44,12 @@ export class ExportService {
     const cost = selection.setIds.length * this.deps.costs().variableGetCost;
     return this.deps.credits.charge(known, cost, async () =>
       exportFile(
-        await readExported(this.deps.orm, known.organizationId, selection),
+        await readExported(
+          this.deps.orm,
+          known.organizationId,
+          selection,
+          revealed ? this.deps.secrets : undefined,
+        ),
         request.secretExportOption,
       ),
     );

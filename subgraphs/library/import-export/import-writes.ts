@@ -5,6 +5,7 @@ import { tagKey, type ExistingLibrary, type ImportPlan, type SetRef } from '../d
 import { VariableSet } from '../sets/variable-set.entity.js';
 import { TagGroup } from '../tag-groups/tag-group.entity.js';
 import { Tag } from '../tag-groups/tag.entity.js';
+import type { ValueCipher } from '../secrets/value-cipher.js';
 import { valueColumns } from '../variables/value-store.js';
 import { ValueTag } from '../variables/value-tag.entity.js';
 import { VariableValue } from '../variables/variable-value.entity.js';
@@ -52,7 +53,8 @@ async function insertWithIds<T extends object>(
  * Writes an import's plan in the caller's transaction, a few statements per table rather than
  * one per record: groups, tags, sets a generation at a time (a parent's id is known before its
  * children are written), variables, values, their tags. New groups, sets and variables are
- * stamped version 1 by the importer, as a create would stamp them. Answers each written
+ * stamped version 1 by the importer, as a create would stamp them; sensitive values are sealed
+ * with `cipher` (the organization's data key, taken first). Answers each written
  * variable's id with where the file holds it.
  */
 export async function writePlan(
@@ -61,6 +63,7 @@ export async function writePlan(
   plan: ImportPlan,
   existing: ExistingLibrary,
   now: Date,
+  cipher: ValueCipher | undefined,
 ): Promise<{ id: number; path: PropertyKey[] }[]> {
   const organizationId = writer.organizationId;
   const stamps = {
@@ -119,7 +122,11 @@ export async function writePlan(
     em,
     VariableValue,
     'variable_value',
-    values.map(({ variableId, value }) => ({ organizationId, variableId, ...valueColumns(value) })),
+    values.map(({ variableId, value }) => ({
+      organizationId,
+      variableId,
+      ...valueColumns(variableId, value, cipher),
+    })),
   );
   await insertAll(
     em,

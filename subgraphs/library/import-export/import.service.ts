@@ -34,6 +34,9 @@ export class ImportService {
     const known = requireImporter(caller, query.replaceExisting);
     const author = { organizationId: known.organizationId, accountId: known.accountId };
     return this.deps.transactions.run(async (tx) => {
+      // Before any value row is touched (the emptying deletes some): a rekey waits for this
+      // import, or this import for it, never each for the other.
+      const cipher = holdsSecrets(file) ? await this.deps.secrets.forWriting(tx.em) : undefined;
       // Set makers take turns on slugs; importers also take turns with one another from here.
       await takenSlugs(tx.em);
       const deleted = query.replaceExisting ? await emptyLibrary(tx.em) : NOTHING_DELETED;
@@ -47,7 +50,7 @@ export class ImportService {
           })),
         );
       }
-      const written = await writePlan(tx.em, author, outcome.plan, existing, this.deps.clock.now());
+      const written = await writePlan(tx.em, author, outcome.plan, existing, this.deps.clock.now(), cipher);
       await refuseCyclesThroughVariables(
         tx.em,
         written.map((variable) => ({ id: variable.id, field: jsonPath(location, variable.path) })),
@@ -62,6 +65,13 @@ export class ImportService {
       return { ...counts, notes: outcome.plan.notes };
     }, known.organizationId);
   }
+}
+
+/** Whether a file marks any value sensitive: its values are then written sealed. */
+function holdsSecrets(file: LibraryFile): boolean {
+  return Object.values(file.librarySets).some((set) =>
+    Object.values(set.variables).some((values) => values.some((value) => value.sensitive)),
+  );
 }
 
 /**

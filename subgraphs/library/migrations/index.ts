@@ -2,6 +2,8 @@ import { Migration20261203000000_library_initial } from './Migration202612030000
 import { Migration20261204000000_library_revision } from './Migration20261204000000_library_revision.js';
 import { Migration20261205000000_library_organization_indexes } from './Migration20261205000000_library_organization_indexes.js';
 import { Migration20261206000000_library_set_slug } from './Migration20261206000000_library_set_slug.js';
+import { Migration20261207000000_library_certificates } from './Migration20261207000000_library_certificates.js';
+import { Migration20261208000000_library_sealed_values } from './Migration20261208000000_library_sealed_values.js';
 
 /** Every migration of the library schema, oldest first. Add new ones at the end; never edit an applied one. */
 export const LIBRARY_MIGRATIONS = [
@@ -12,4 +14,12 @@ export const LIBRARY_MIGRATIONS = [
     class: Migration20261205000000_library_organization_indexes,
   },
   { name: 'Migration20261206000000_library_set_slug', class: Migration20261206000000_library_set_slug },
+  {
+    name: 'Migration20261207000000_library_certificates',
+    class: Migration20261207000000_library_certificates,
+  },
+  {
+    name: 'Migration20261208000000_library_sealed_values',
+    class: Migration20261208000000_library_sealed_values,
+  },
 ];

@@ -3,7 +3,10 @@ import type { Database } from '../../../platform/db/database.js';
 import { OrganizationRows } from '../../../platform/db/organization-rows.js';
 import type { ResolutionLibrary, ResolutionValue, ResolutionVariable } from '../domain/resolution.js';
 import type { StoredValue, VariableType } from '../domain/variable-types.js';
+import type { DataKeys } from '../secrets/data-keys.js';
+import type { ValueCipher } from '../secrets/value-cipher.js';
 import type { TagView } from '../tag-groups/tag-group.schemas.js';
+import { storedOf } from '../variables/value-store.js';
 
 export interface SnapshotVariable extends ResolutionVariable {
   type: VariableType;
@@ -55,7 +58,7 @@ const VARIABLE_COLUMNS = 'id, variable_set_id, name, type, sensitive';
  * none): rows a link each would be as many objects again, made only to be dropped.
  */
 const VALUE_COLUMNS = `value.id, value.variable_id, value.value, value.number_value, value.boolean_value,
-  value.hint, value.hash,
+  value.sealed_value, value.hint, value.hash,
   (select string_agg(link.tag_id::text, ',' order by link.tag_id) from "library"."value_tag" link
    where link.value_id = value.id) as tag_ids`;
 
@@ -77,6 +80,7 @@ interface ValueRow {
   value: string | null;
   number_value: number | null;
   boolean_value: boolean | null;
+  sealed_value: Buffer | null;
   hint: string | null;
   hash: string | null;
   tag_ids: string | null;
@@ -107,8 +111,24 @@ async function revisionOf(rows: OrganizationRows): Promise<number> {
   return Number(row?.revision ?? 0);
 }
 
-/** Reads the organization's whole library. */
-export function loadSnapshot(orm: Database, organizationId: string): Promise<LibrarySnapshot> {
+/**
+ * The values' data key, read in their moment, when some are sealed: each sensitive value is
+ * opened once, as the snapshot is made, never per request (decisions "Secrets at rest").
+ */
+async function keyFor(
+  rows: OrganizationRows,
+  secrets: DataKeys,
+  values: readonly ValueRow[],
+): Promise<ValueCipher | undefined> {
+  return values.some((value) => value.sealed_value) ? secrets.current(rows) : undefined;
+}
+
+/** Reads the organization's whole library, its secrets opened. */
+export function loadSnapshot(
+  orm: Database,
+  secrets: DataKeys,
+  organizationId: string,
+): Promise<LibrarySnapshot> {
   return inOneMoment(orm, organizationId, async (rows) => {
     const revision = await revisionOf(rows);
     const sets = await rows.query<SetRow>(
@@ -139,7 +159,7 @@ export function loadSnapshot(orm: Database, organizationId: string): Promise<Lib
       ),
       tagIds: new Map(tags.map((tag) => [tagKey(tag.group_name, tag.name), tag.id])),
     };
-    addVariables(snapshot, { variables, values });
+    addVariables(snapshot, { variables, values }, await keyFor(rows, secrets, values));
     return snapshot;
   });
 }
@@ -152,15 +172,16 @@ export function loadSnapshot(orm: Database, organizationId: string): Promise<Lib
  */
 export function patchSnapshot(
   orm: Database,
+  secrets: DataKeys,
   snapshot: LibrarySnapshot,
   revision: number,
   variableIds: readonly number[],
 ): Promise<LibrarySnapshot> {
   if (snapshot.revision >= revision) return Promise.resolve(snapshot);
   if (snapshot.revision !== revision - 1 || variableIds.length === 0)
-    return loadSnapshot(orm, snapshot.organizationId);
+    return loadSnapshot(orm, secrets, snapshot.organizationId);
   return inOneMoment(orm, snapshot.organizationId, async (rows) => {
-    if ((await revisionOf(rows)) !== revision) return loadSnapshot(orm, snapshot.organizationId);
+    if ((await revisionOf(rows)) !== revision) return loadSnapshot(orm, secrets, snapshot.organizationId);
     const variables = await rows.query<VariableRow>(
       `select ${VARIABLE_COLUMNS} from "library"."variable" where organization_id = ? and id in (?) order by id`,
       [variableIds],
@@ -187,7 +208,7 @@ export function patchSnapshot(
       const kept = (patched.variablesBySet.get(setId) ?? []).filter((variable) => !touched.has(variable.id));
       patched.variablesBySet.set(setId, kept);
     }
-    addVariables(patched, { variables, values });
+    addVariables(patched, { variables, values }, await keyFor(rows, secrets, values));
     for (const setId of touchedSets) patched.variablesBySet.get(setId)?.sort((a, b) => a.id - b.id);
     return patched;
   });
@@ -199,8 +220,12 @@ interface Mutable extends Omit<LibrarySnapshot, 'variablesBySet' | 'valuesByVari
   valuesByVariable: Map<number, SnapshotValue[]>;
 }
 
-/** Puts variables with their values (rows in id order) into a snapshot being made, after those it holds. */
-function addVariables(snapshot: Mutable, rows: { variables: VariableRow[]; values: ValueRow[] }): void {
+/** Puts variables with their values (rows in id order, sealed ones opened with `cipher`) into a snapshot being made, after those it holds. */
+function addVariables(
+  snapshot: Mutable,
+  rows: { variables: VariableRow[]; values: ValueRow[] },
+  cipher: ValueCipher | undefined,
+): void {
   const typeOf = new Map<number, VariableType>();
   const variablesBySet = new Map<number, SnapshotVariable[]>();
   for (const row of rows.variables) {
@@ -220,11 +245,19 @@ function addVariables(snapshot: Mutable, rows: { variables: VariableRow[]; value
       id: row.id,
       variableId: row.variable_id,
       tagIds: sharedTagList(tagLists, row.tag_ids),
-      text: valueText(typeOf.get(row.variable_id)!, {
-        value: row.value,
-        numberValue: row.number_value,
-        booleanValue: row.boolean_value,
-      }),
+      text: valueText(
+        typeOf.get(row.variable_id)!,
+        storedOf(
+          row.variable_id,
+          {
+            value: row.value,
+            numberValue: row.number_value,
+            booleanValue: row.boolean_value,
+            sealedValue: row.sealed_value,
+          },
+          cipher,
+        ),
+      ),
       hint: row.hint,
       hash: row.hash,
     });

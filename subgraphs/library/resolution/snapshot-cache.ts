@@ -1,5 +1,6 @@
 import type { Database } from '../../../platform/db/database.js';
 import type { Logger } from '../../../platform/logging/logger.js';
+import type { DataKeys } from '../secrets/data-keys.js';
 import { loadSnapshot, patchSnapshot, type LibrarySnapshot } from './library-snapshot.js';
 import { currentRevision, type LibraryChange } from './revisions.js';
 
@@ -29,6 +30,7 @@ export class SnapshotCache {
 
   constructor(
     private readonly orm: Database,
+    private readonly secrets: DataKeys,
     private readonly logger: Logger,
     private readonly recheckMs = 500,
     private readonly now: () => number = () => performance.now(),
@@ -62,7 +64,7 @@ export class SnapshotCache {
     entry.revision = change.revision;
     entry.loaded = undefined;
     entry.snapshot = entry.snapshot.then((snapshot) =>
-      patchSnapshot(this.orm, snapshot, change.revision, variables),
+      patchSnapshot(this.orm, this.secrets, snapshot, change.revision, variables),
     );
     this.follow(change.organizationId, entry);
   }
@@ -79,7 +81,7 @@ export class SnapshotCache {
 
   private newEntry(organizationId: string): Entry {
     const entry: Entry = {
-      snapshot: loadSnapshot(this.orm, organizationId),
+      snapshot: loadSnapshot(this.orm, this.secrets, organizationId),
       checkedAt: this.now(),
       checking: false,
     };

@@ -199,7 +199,10 @@ export class VariableSetService {
       { variableSetId: set.id },
       { orderBy: { name: 'asc', id: 'asc' } },
     );
-    const views = await variableViews(em, variables, (variable) => mayReadSecrets(caller, variable));
+    const views = await variableViews(em, variables, {
+      reveal: (variable) => mayReadSecrets(caller, variable),
+      secrets: this.deps.secrets,
+    });
     const record = variableSetView(set);
     const name = await this.deps.authors.lookup(caller, [record, ...views]);
     return { ...name(record), variables: views.map(name) };

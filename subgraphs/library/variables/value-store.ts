@@ -5,6 +5,7 @@ import type { CurrentValue, Plan, PlannedValue } from '../domain/value-plan.js';
 import type { SecretMarks } from '../domain/sensitive-values.js';
 import type { KnownTag } from '../domain/tag-refs.js';
 import type { StoredValue } from '../domain/variable-types.js';
+import type { ValueCipher } from '../secrets/value-cipher.js';
 import { TagGroup } from '../tag-groups/tag-group.entity.js';
 import { Tag } from '../tag-groups/tag.entity.js';
 import { ValueTag } from './value-tag.entity.js';
@@ -17,8 +18,40 @@ export async function knownTags(em: EntityManager): Promise<KnownTag[]> {
   return tags.map((tag) => ({ id: tag.id, name: tag.name, groupName: groupName.get(tag.tagGroupId) ?? '' }));
 }
 
-/** A variable's stored values with their tags, by id. */
-export async function currentValues(em: EntityManager, variableId: number): Promise<CurrentValue[]> {
+/**
+ * A value as written, from its row: its plain columns, or what its sealed column holds (opened
+ * with its organization's data key, which a sealed value needs).
+ */
+export function storedOf(
+  variableId: number,
+  row: {
+    value?: string | null;
+    numberValue?: number | null;
+    booleanValue?: boolean | null;
+    sealedValue?: Uint8Array | null;
+  },
+  cipher: ValueCipher | undefined,
+): StoredValue {
+  if (row.sealedValue) {
+    if (!cipher) throw new Error(`a sealed value of variable ${variableId} was read without its data key`);
+    return cipher.open(variableId, row.sealedValue);
+  }
+  return {
+    value: row.value ?? null,
+    numberValue: row.numberValue ?? null,
+    booleanValue: row.booleanValue ?? null,
+  };
+}
+
+/**
+ * A variable's stored values with their tags, by id, as written: a sensitive variable's opened
+ * with `cipher` (its organization's data key, taken for the write: DataKeys.forWriting).
+ */
+export async function currentValues(
+  em: EntityManager,
+  variableId: number,
+  cipher: ValueCipher | undefined,
+): Promise<CurrentValue[]> {
   const values = await em.find(
     VariableValue,
     { variableId },
@@ -28,11 +61,7 @@ export async function currentValues(em: EntityManager, variableId: number): Prom
     values.length === 0 ? [] : await em.find(ValueTag, { valueId: { $in: values.map((v) => v.id) } });
   return values.map((value) => ({
     id: value.id,
-    stored: {
-      value: value.value ?? null,
-      numberValue: value.numberValue ?? null,
-      booleanValue: value.booleanValue ?? null,
-    },
+    stored: storedOf(variableId, value, cipher),
     tagIds: links.filter((link) => link.valueId === value.id).map((link) => link.tagId),
   }));
 }
@@ -64,20 +93,42 @@ export function plannedOrRefused(plan: Plan, location: string): PlannedValue[] {
   );
 }
 
-/** What a value's row holds: the field of its type, and a sensitive value's hint and hash. The one place value columns are written from. */
-export function valueColumns(value: { stored: StoredValue; marks: SecretMarks | null }) {
+/**
+ * What a value's row holds: the field of its type, or, for a sensitive value (one with a hint and
+ * hash), the value sealed under its organization's data key, its plain fields empty (decisions
+ * "Secrets at rest"). The one place value columns are written from, so no secret is written plain.
+ */
+export function valueColumns(
+  variableId: number,
+  value: { stored: StoredValue; marks: SecretMarks | null },
+  cipher: ValueCipher | undefined,
+) {
+  if (!value.marks) {
+    return {
+      value: value.stored.value,
+      numberValue: value.stored.numberValue,
+      booleanValue: value.stored.booleanValue,
+      sealedValue: null,
+      hint: null,
+      hash: null,
+    };
+  }
+  if (!cipher)
+    throw new Error(`a sensitive value of variable ${variableId} was to be written without its data key`);
   return {
-    value: value.stored.value,
-    numberValue: value.stored.numberValue,
-    booleanValue: value.stored.booleanValue,
-    hint: value.marks?.hint ?? null,
-    hash: value.marks?.hash ?? null,
+    value: null,
+    numberValue: null,
+    booleanValue: null,
+    sealedValue: cipher.seal(variableId, value.stored),
+    hint: value.marks.hint,
+    hash: value.marks.hash,
   };
 }
 
 /**
  * Makes a variable's stored values the planned ones: kept values are changed in place (their ids
- * stay), new ones inserted, the rest deleted (their tag links go with them).
+ * stay), new ones inserted, the rest deleted (their tag links go with them). Sensitive ones are
+ * sealed with `cipher`, taken before any value row is touched.
  */
 export async function storeValues(
   em: EntityManager,
@@ -85,6 +136,7 @@ export async function storeValues(
   variableId: number,
   planned: readonly PlannedValue[],
   current: readonly CurrentValue[],
+  cipher: ValueCipher | undefined,
 ): Promise<void> {
   const kept = new Set(planned.flatMap((value) => (value.keepId === undefined ? [] : [value.keepId])));
   const removed = current.filter((value) => !kept.has(value.id)).map((value) => value.id);
@@ -92,8 +144,12 @@ export async function storeValues(
   const rows = await Promise.all(
     planned.map(async (value) => {
       if (value.keepId === undefined)
-        return em.create(VariableValue, { organizationId, variableId, ...valueColumns(value) });
-      await em.nativeUpdate(VariableValue, { id: value.keepId }, valueColumns(value));
+        return em.create(VariableValue, {
+          organizationId,
+          variableId,
+          ...valueColumns(variableId, value, cipher),
+        });
+      await em.nativeUpdate(VariableValue, { id: value.keepId }, valueColumns(variableId, value, cipher));
       return undefined;
     }),
   );

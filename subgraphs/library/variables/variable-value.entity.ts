@@ -3,8 +3,9 @@ import { tenantFilter } from '../../../platform/db/tenancy.js';
 import { Variable } from './variable.entity.js';
 
 /**
- * One value of a variable, in the storage field of its type. A sensitive variable's values keep
- * the hint and hash derived from them (domain/sensitive-values.ts); the others keep neither.
+ * One value of a variable, in the storage field of its type, or sealed when its variable is
+ * sensitive. A sensitive variable's values keep the hint and hash derived from them
+ * (domain/sensitive-values.ts); the others keep neither.
  */
 export const VariableValue = defineEntity({
   name: 'VariableValue',
@@ -17,6 +18,11 @@ export const VariableValue = defineEntity({
     // A JavaScript number: the values are JSON numbers, written and read as such.
     numberValue: p.double().runtimeType('number').$type<number>().nullable(),
     booleanValue: p.boolean().nullable(),
+    /**
+     * A sensitive value's text or number, sealed under its organization's data key
+     * (secrets/value-cipher.ts); `value` and `numberValue` are then null.
+     */
+    sealedValue: p.blob().nullable(),
     hint: p.string().length(20).nullable(),
     hash: p.string().length(64).nullable(),
   },

@@ -12,7 +12,7 @@ import { requireForSet, setScope } from '../set-scope.js';
 import { VariableSet } from '../sets/variable-set.entity.js';
 import { currentValues, knownTags, plannedOrRefused, storeValues } from './value-store.js';
 import type { VariableBody, VariableListQuery, VariableUpdateBody } from './variable.schemas.js';
-import { VARIABLES, variableViews, type VariableRecord } from './variable.views.js';
+import { VARIABLES, variableViews, type SecretsShown, type VariableRecord } from './variable.views.js';
 import { Variable } from './variable.entity.js';
 
 const duplicateName =
@@ -42,7 +42,7 @@ export class VariableService {
       limit: query.take,
       offset: query.skip,
     });
-    const views = await variableViews(em, variables, (variable) => mayReadSecrets(known, variable));
+    const views = await variableViews(em, variables, this.secretsShownTo(known));
     return { total, items: await this.deps.authors.named(known, views) };
   }
 
@@ -63,6 +63,7 @@ export class VariableService {
     const sensitive = body.sensitive || body.values.some((value) => value.sensitive === true);
     refuseSensitiveBoolean(body.type, sensitive, 'body.sensitive');
     const variable = await this.deps.transactions.run(async (tx) => {
+      const cipher = sensitive ? await this.deps.secrets.forWriting(tx.em) : undefined;
       await this.findSetFor(tx.em, known, 'VariableCreate', body.variableSetId);
       const planned = plannedOrRefused(
         planWrittenValues(
@@ -87,7 +88,7 @@ export class VariableService {
         },
         {
           constraints: { unique: duplicateName },
-          afterInsert: (row) => storeValues(tx.em, known.organizationId, row.id, planned, []),
+          afterInsert: (row) => storeValues(tx.em, known.organizationId, row.id, planned, [], cipher),
         },
       );
       await refuseCycleThroughVariable(tx.em, created.row.id, 'body.values');
@@ -131,7 +132,7 @@ export class VariableService {
         // The audit state withholds secrets; the caller is shown them as a read would show them.
         beforeDelete: async (row) => {
           requireForSet(known, 'VariableDelete', row.variableSetId);
-          [shown] = await variableViews(tx.em, [row], (variable) => mayReadSecrets(known, variable));
+          [shown] = await variableViews(tx.em, [row], this.secretsShownTo(known));
         },
       });
       this.deps.transactions.onlyVariables(tx, [id]);
@@ -160,7 +161,9 @@ export class VariableService {
       throw new ConflictError(`Variable ${row.id} is sensitive, and sensitivity only increases.`);
     }
     refuseSensitiveBoolean(type, sensitive, 'body.sensitive');
-    const current = await currentValues(tx.em, row.id);
+    // Its values are stored sealed, or are to be: their data key first, before any value row.
+    const cipher = sensitive ? await this.deps.secrets.forWriting(tx.em) : undefined;
+    const current = await currentValues(tx.em, row.id, cipher);
     const plan =
       body.values !== undefined
         ? planWrittenValues(
@@ -172,7 +175,7 @@ export class VariableService {
           )
         : planStoredValues(caller.organizationId, row.type, { type, sensitive }, current);
     const planned = plannedOrRefused(plan, body.values !== undefined ? 'body.values' : 'values');
-    await storeValues(tx.em, caller.organizationId, row.id, planned, current);
+    await storeValues(tx.em, caller.organizationId, row.id, planned, current, cipher);
     return {
       name: body.name ?? row.name,
       variableSetId: body.variableSetId ?? row.variableSetId,
@@ -198,12 +201,17 @@ export class VariableService {
     return set;
   }
 
+  /** The caller's view of secrets: its sets' values opened where it may read them. */
+  private secretsShownTo(caller: Caller): SecretsShown {
+    return { reveal: (variable) => mayReadSecrets(caller, variable), secrets: this.deps.secrets };
+  }
+
   private async answer(
     em: EntityManager,
     caller: Caller,
     variable: Variable,
   ): Promise<Named<VariableRecord>> {
-    const [view] = await variableViews(em, [variable], (row) => mayReadSecrets(caller, row));
+    const [view] = await variableViews(em, [variable], this.secretsShownTo(caller));
     return this.deps.authors.one(caller, view!);
   }
 }
