@@ -6,7 +6,7 @@ import type { StoredValue, VariableType } from '../domain/variable-types.js';
 import type { DataKeys } from '../secrets/data-keys.js';
 import type { ValueCipher } from '../secrets/value-cipher.js';
 import type { TagView } from '../tag-groups/tag-group.schemas.js';
-import { storedOf } from '../variables/value-store.js';
+import { storedOfRow } from '../variables/value-store.js';
 
 export interface SnapshotVariable extends ResolutionVariable {
   type: VariableType;
@@ -245,19 +245,7 @@ function addVariables(
       id: row.id,
       variableId: row.variable_id,
       tagIds: sharedTagList(tagLists, row.tag_ids),
-      text: valueText(
-        typeOf.get(row.variable_id)!,
-        storedOf(
-          row.variable_id,
-          {
-            value: row.value,
-            numberValue: row.number_value,
-            booleanValue: row.boolean_value,
-            sealedValue: row.sealed_value,
-          },
-          cipher,
-        ),
-      ),
+      text: valueText(typeOf.get(row.variable_id)!, storedOfRow(row, cipher)),
       hint: row.hint,
       hash: row.hash,
     });
