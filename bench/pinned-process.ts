@@ -66,3 +66,32 @@ export function residentMemory(pid: number): { rssMb: number; peakMb: number } {
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
   return { rssMb: Math.round(kb('VmRSS') / 1024), peakMb: Math.round(kb('VmHWM') / 1024) };
 }
+
+export interface MemoryUnderLoad {
+  /** Resident when the load ended. */
+  rssMb: number;
+  /** The most resident while it ran (sampled every 250 ms). */
+  loadMaxMb: number;
+  /** The most resident since the process started (building the library included). */
+  peakMb: number;
+}
+
+/**
+ * Watches process `pid`'s resident memory while `load` runs. A V8 process's RSS swings with its
+ * collector (the garbage of a while is resident until a full collection frees it), so one
+ * reading at the end says less than the most it took under the load.
+ */
+export async function memoryUnder<T>(
+  pid: number,
+  load: Promise<T>,
+): Promise<{ result: T; memory: MemoryUnderLoad }> {
+  let loadMaxMb = residentMemory(pid).rssMb;
+  const sampler = setInterval(() => (loadMaxMb = Math.max(loadMaxMb, residentMemory(pid).rssMb)), 250);
+  try {
+    const result = await load;
+    const { rssMb, peakMb } = residentMemory(pid);
+    return { result, memory: { rssMb, loadMaxMb: Math.max(loadMaxMb, rssMb), peakMb } };
+  } finally {
+    clearInterval(sampler);
+  }
+}

@@ -11,15 +11,25 @@ import { createLogger } from '../platform/logging/logger.js';
 import type { PermissionName } from '../platform/permissions/catalogue.js';
 import { deleteStreams } from '../platform/queue/nats-streams.js';
 import { plannedVariables, readQuery, setName, SHAPES, TAG_GROUPS, type Shape } from './library-shape.js';
-import { CAN_PIN, pinSelf, residentMemory, startPinned, type Started } from './pinned-process.js';
+import { chooseLayout, startBenchSystem, type BenchSystem } from './bench-system.js';
+import {
+  CAN_PIN,
+  memoryUnder,
+  pinSelf,
+  startPinned,
+  type MemoryUnderLoad,
+  type Started,
+} from './pinned-process.js';
 import { HAVE_WRK, wrk, type WrkResult } from './wrk.js';
 
 /**
  * The read path under load (issue 11 item 8): `npm run bench -- resolution [M|L] [seconds=10]
- * [connections=100]`. Starts the system as `npm start` does, in a process of its own pinned to
- * core 0 (on DATABASE_URL and NATS_URL when set, the embedded defaults otherwise), builds a
- * library of the shape through the API, and drives warm GET /variablevalues with wrk from core 1;
- * then a plain Node `http` server answering the same bytes, on the same core, the same way.
+ * [connections=100]`. Starts the system as `npm start` does (bench-system.ts: every service in one
+ * process on the embedded defaults; the library alone in a process of its own, as a production
+ * replica runs, when DATABASE_URL and NATS_URL are set), the library's process pinned to core 0,
+ * builds a library of the shape through the API, and drives warm GET /variablevalues with wrk
+ * from core 1; then a plain Node `http` server answering the same bytes, on the same core, the
+ * same way. RSS is that of the library's process.
  */
 const shapeName = (process.argv[2] ?? 'M').toUpperCase();
 const seconds = Number(process.argv[3] ?? 10);
@@ -48,6 +58,7 @@ const QUESTIONS = 20;
 const CHANGES = 20;
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
+const layout = chooseLayout(process.env);
 const serverUrl = process.env.DATABASE_URL;
 const scratch = serverUrl ? await createScratchDatabase(serverUrl, 'bench') : undefined;
 const dataDir = mkdtempSync(join(tmpdir(), 'config-library-bench-'));
@@ -56,23 +67,11 @@ const queuePrefix = `bench${randomBytes(3).toString('hex')}-`;
 const privateKey = generateKeyPairSync('rsa', { modulusLength: 2048 })
   .privateKey.export({ type: 'pkcs8', format: 'pem' })
   .toString();
-let server: Started | undefined;
+let system: BenchSystem | undefined;
 let plain: Started | undefined;
 try {
-  server = await startPinned(
-    0,
-    fileURLToPath(new URL('../launcher/main.js', import.meta.url)),
-    [],
-    [
-      // BENCH_CPU_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops.
-      ...(process.env.BENCH_CPU_PROFILE
-        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`]
-        : []),
-      // BENCH_HEAP_SNAPSHOT=<dir>: a heap snapshot there after the load.
-      ...(process.env.BENCH_HEAP_SNAPSHOT
-        ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${process.env.BENCH_HEAP_SNAPSHOT}`]
-        : []),
-    ],
+  system = await startBenchSystem(
+    layout,
     {
       ...process.env,
       ...(scratch ? { DATABASE_URL: scratch.url } : {}),
@@ -88,11 +87,20 @@ try {
       Jwt__PrivateKey: privateKey,
       Credits__IncludedCredits: '2000000000',
     },
-    /Ready:\n(?: +\S+ +http\S+\n){5}/,
+    [
+      // BENCH_CPU_PROFILE=<dir>: the library's process writes a V8 CPU profile there when it stops.
+      ...(process.env.BENCH_CPU_PROFILE
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`]
+        : []),
+      // BENCH_HEAP_SNAPSHOT=<dir>: a heap snapshot of the library's process there after the load.
+      ...(process.env.BENCH_HEAP_SNAPSHOT
+        ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${process.env.BENCH_HEAP_SNAPSHOT}`]
+        : []),
+    ],
+    // The others' process (library-alone) shares wrk's core: the library's has core 0 to itself.
+    { server: 0, others: 1 },
   );
-  const urls = Object.fromEntries(
-    [...server.output.matchAll(/^ +(\S+) +(http\S+)$/gm)].map((match) => [match[1]!, match[2]!]),
-  );
+  const { urls } = system;
   const settings = loadSettings({ env: {}, overrides: { 'Jwt:PrivateKey': privateKey } });
   const signer = new TokenSigner(await loadSigningKeys(settings, createLogger('silent')), settings.jwt);
   const sign = (organizationId: string, permissions: PermissionName[]) =>
@@ -118,16 +126,18 @@ try {
     };
   }
   const options = { connections, seconds, core: 1 };
-  const library = wrk(urls.library!, paths, { 'x-svc-auth': reader }, options);
-  const libraryMemory = residentMemory(server.child.pid!);
+  const { result: library, memory: libraryMemory } = await memoryUnder(
+    system.library.child.pid!,
+    wrk(urls.library!, paths, { 'x-svc-auth': reader }, options),
+  );
   if (process.env.BENCH_HEAP_SNAPSHOT) {
-    server.child.kill('SIGUSR2');
+    system.library.child.kill('SIGUSR2');
     await new Promise((resolve) => setTimeout(resolve, 15_000));
   }
   const writer = await sign(built.organizationId, LIBRARY_PERMISSIONS);
   const visible = await changeVisibility(urls.library!, built, reader, writer);
-  await server.stop();
-  server = undefined;
+  await system.stop();
+  system = undefined;
 
   const answers = join(dataDir, 'answers.json');
   writeFileSync(answers, JSON.stringify(recorded));
@@ -140,21 +150,26 @@ try {
     /READY \d+\n/,
   );
   const plainUrl = `http://127.0.0.1:${/READY (\d+)/.exec(plain.output)![1]}`;
-  const yardstick = wrk(plainUrl, paths, { 'x-svc-auth': reader }, options);
-  const plainMemory = residentMemory(plain.child.pid!);
+  const { result: yardstick, memory: plainMemory } = await memoryUnder(
+    plain.child.pid!,
+    wrk(plainUrl, paths, { 'x-svc-auth': reader }, options),
+  );
   await plain.stop();
   plain = undefined;
 
   const sizes = Object.values(recorded).map((answer) => Buffer.from(answer.body, 'base64').length);
-  const row = (name: string, result: WrkResult, memory: { rssMb: number; peakMb: number }) =>
-    `| ${name} | ${result.perSecond} | ${result.p50Ms.toFixed(2)} | ${result.p99Ms.toFixed(2)} | ${memory.rssMb} (${memory.peakMb}) | ${result.non2xx} | ${result.errors} |`;
+  const row = (name: string, result: WrkResult, memory: MemoryUnderLoad) =>
+    `| ${name} | ${result.perSecond} | ${result.p50Ms.toFixed(2)} | ${result.p99Ms.toFixed(2)} | ${memory.rssMb} / ${memory.loadMaxMb} (${memory.peakMb}) | ${result.non2xx} | ${result.errors} |`;
   process.stdout.write(
     [
       `Read path, shape ${shapeName}: ${built.sets} sets (chains of ${shape.depth}), ${built.variables} variables, ${built.values} values (${built.referring} with references, ${built.sensitive} sensitive), ${Object.keys(TAG_GROUPS).length} tag groups of 5`,
-      `${paths.length} questions in turn (answers ${Math.min(...sizes)}-${Math.max(...sizes)} bytes), ${connections} connections, ${seconds} s each; ${CAN_PIN ? 'server on core 0, wrk on core 1' : 'not pinned (taskset or a second core missing)'}`,
+      `${paths.length} questions in turn (answers ${Math.min(...sizes)}-${Math.max(...sizes)} bytes), ${connections} connections, ${seconds} s each; ${CAN_PIN ? `server on core 0, wrk${layout === 'library-alone' ? ' and the other services' : ''} on core 1` : 'not pinned (taskset or a second core missing)'}`,
+      layout === 'library-alone'
+        ? "the library service alone in its process (RSS is that process's); account, audit, identity and the gateway in a second"
+        : "every service and the gateway in one process (RSS is the whole system's)",
       `PostgreSQL: ${scratch ? 'DATABASE_URL' : 'embedded'}; queue: ${process.env.NATS_URL ? 'NATS_URL' : 'in-process'}`,
       '',
-      '| server | req/s | p50 ms | p99 ms | RSS MB (peak) | non-2xx | socket errors |',
+      '| server | req/s | p50 ms | p99 ms | RSS MB at end / most under load (peak since start) | non-2xx | socket errors |',
       '| --- | --- | --- | --- | --- | --- | --- |',
       row('library `GET /variablevalues`', library, libraryMemory),
       row('plain Node `http`, same bytes', yardstick, plainMemory),
@@ -165,7 +180,7 @@ try {
     ].join('\n'),
   );
 } finally {
-  await server?.stop();
+  await system?.stop();
   await plain?.stop();
   if (scratch && serverUrl) await dropScratchDatabase(serverUrl, scratch.name);
   if (process.env.NATS_URL) await deleteStreams(process.env.NATS_URL, queuePrefix);

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,14 +18,15 @@ export const HAVE_WRK = spawnSync('wrk', ['-v']).error === undefined;
 
 /**
  * Drives `paths` in turn against `baseUrl` with wrk (one thread, `connections` keep-alive
- * connections, pinned to `core`), and reads its report.
+ * connections, pinned to `core`), and reads its report. Waits without blocking, so the caller
+ * can watch the server meanwhile.
  */
-export function wrk(
+export async function wrk(
   baseUrl: string,
   paths: string[],
   headers: Record<string, string>,
   options: { connections: number; seconds: number; core: number },
-): WrkResult {
+): Promise<WrkResult> {
   const script = join(mkdtempSync(join(tmpdir(), 'bench-wrk-')), 'paths.lua');
   writeFileSync(
     script,
@@ -47,11 +48,18 @@ end
     ...Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]),
     baseUrl,
   ];
-  const run = CAN_PIN
-    ? spawnSync('taskset', ['-c', String(options.core), 'wrk', ...args], { encoding: 'utf8' })
-    : spawnSync('wrk', args, { encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`wrk failed: ${run.stderr}`);
-  return parseReport(run.stdout);
+  const command = CAN_PIN ? ['taskset', '-c', String(options.core), 'wrk', ...args] : ['wrk', ...args];
+  const child = spawn(command[0]!, command.slice(1));
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const status = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', resolve);
+  });
+  if (status !== 0) throw new Error(`wrk failed: ${stderr}`);
+  return parseReport(stdout);
 }
 
 function parseReport(report: string): WrkResult {

@@ -11,7 +11,7 @@ import type {
 import type { VariableType } from '../domain/variable-types.js';
 import { inOneMoment } from '../resolution/library-snapshot.js';
 import type { DataKeys } from '../secrets/data-keys.js';
-import { storedOf } from '../variables/value-store.js';
+import { storedOfRow } from '../variables/value-store.js';
 
 /** What an export names: tag groups and library sets by id, each once. */
 export interface ExportSelection {
@@ -188,16 +188,7 @@ export async function readStoredValues(
     stored:
       row.sealed_value && !secrets
         ? { value: null, numberValue: null, booleanValue: null }
-        : storedOf(
-            row.variable_id,
-            {
-              value: row.value,
-              numberValue: row.number_value,
-              booleanValue: row.boolean_value,
-              sealedValue: row.sealed_value,
-            },
-            cipher,
-          ),
+        : storedOfRow(row, cipher),
     hint: row.hint,
     hash: row.hash,
     scopes: scopes.get(row.id) ?? [],

@@ -6,22 +6,28 @@ import type { StoredValue, VariableType } from '../domain/variable-types.js';
 import type { DataKeys } from '../secrets/data-keys.js';
 import type { ValueCipher } from '../secrets/value-cipher.js';
 import type { TagView } from '../tag-groups/tag-group.schemas.js';
-import { storedOf } from '../variables/value-store.js';
+import { storedOfRow } from '../variables/value-store.js';
 
 export interface SnapshotVariable extends ResolutionVariable {
   type: VariableType;
   sensitive: boolean;
 }
 
+/**
+ * A value as answers use it. Kept small, as a replica holds one per value of every organization
+ * it serves (100,000 at shape L): its text made once, as answers write it, in place of the three
+ * stored fields; its tag ids one shared list per combination of tags.
+ */
 export interface SnapshotValue extends ResolutionValue {
-  stored: StoredValue;
+  /** The text the value stands for in an answer (CONTRACT 6; valueText). */
+  text: string;
   hint: string | null;
   hash: string | null;
 }
 
 /**
  * An organization's whole library, compiled for resolution: read in one snapshot of the database
- * (five plain-row queries, no ORM), never changed: a write makes a new one, patched or read whole.
+ * (four plain-row queries, no ORM), never changed: a write makes a new one, patched or read whole.
  */
 export interface LibrarySnapshot extends ResolutionLibrary<SnapshotVariable, SnapshotValue> {
   organizationId: string;
@@ -36,8 +42,25 @@ export function tagKey(group: string, tag: string): string {
   return `${group.toLowerCase()}/${tag}`;
 }
 
+/**
+ * The text a value stands for in an answer (CONTRACT 6): a Number as JavaScript writes it, a
+ * Boolean `true` or `false`, any other type its text.
+ */
+function valueText(type: VariableType, stored: StoredValue): string {
+  if (type === 'Number') return String(stored.numberValue ?? '');
+  if (type === 'Boolean') return String(stored.booleanValue ?? '');
+  return stored.value ?? '';
+}
+
 const VARIABLE_COLUMNS = 'id, variable_set_id, name, type, sensitive';
-const VALUE_COLUMNS = 'id, variable_id, value, number_value, boolean_value, sealed_value, hint, hash';
+/**
+ * A value's columns and its tag ids in ascending order, as one text (`3,7,12`, null when it has
+ * none): rows a link each would be as many objects again, made only to be dropped.
+ */
+const VALUE_COLUMNS = `value.id, value.variable_id, value.value, value.number_value, value.boolean_value,
+  value.sealed_value, value.hint, value.hash,
+  (select string_agg(link.tag_id::text, ',' order by link.tag_id) from "library"."value_tag" link
+   where link.value_id = value.id) as tag_ids`;
 
 interface SetRow {
   id: number;
@@ -60,10 +83,7 @@ interface ValueRow {
   sealed_value: Buffer | null;
   hint: string | null;
   hash: string | null;
-}
-interface LinkRow {
-  value_id: number;
-  tag_id: number;
+  tag_ids: string | null;
 }
 interface TagRow {
   id: number;
@@ -118,10 +138,8 @@ export function loadSnapshot(
       `select ${VARIABLE_COLUMNS} from "library"."variable" where organization_id = ? order by id`,
     );
     const values = await rows.query<ValueRow>(
-      `select ${VALUE_COLUMNS} from "library"."variable_value" where organization_id = ? order by id`,
-    );
-    const links = await rows.query<LinkRow>(
-      `select value_id, tag_id from "library"."value_tag" where organization_id = ?`,
+      `select ${VALUE_COLUMNS} from "library"."variable_value" value
+       where value.organization_id = ? order by value.id`,
     );
     const tags = await rows.query<TagRow>(
       `select t.id, t.name, t.tag_group_id, g.name as group_name
@@ -141,7 +159,7 @@ export function loadSnapshot(
       ),
       tagIds: new Map(tags.map((tag) => [tagKey(tag.group_name, tag.name), tag.id])),
     };
-    addVariables(snapshot, { variables, values, links }, await keyFor(rows, secrets, values));
+    addVariables(snapshot, { variables, values }, await keyFor(rows, secrets, values));
     return snapshot;
   });
 }
@@ -169,17 +187,10 @@ export function patchSnapshot(
       [variableIds],
     );
     const values = await rows.query<ValueRow>(
-      `select ${VALUE_COLUMNS} from "library"."variable_value"
-       where organization_id = ? and variable_id in (?) order by id`,
+      `select ${VALUE_COLUMNS} from "library"."variable_value" value
+       where value.organization_id = ? and value.variable_id in (?) order by value.id`,
       [variableIds],
     );
-    const links =
-      values.length === 0
-        ? []
-        : await rows.query<LinkRow>(
-            `select value_id, tag_id from "library"."value_tag" where organization_id = ? and value_id in (?)`,
-            [values.map((value) => value.id)],
-          );
     // The lists copied here are shared with the old snapshot and never pushed to: every list
     // that changes (a touched set's, a touched variable's) is made anew below.
     const patched: Mutable = {
@@ -197,7 +208,7 @@ export function patchSnapshot(
       const kept = (patched.variablesBySet.get(setId) ?? []).filter((variable) => !touched.has(variable.id));
       patched.variablesBySet.set(setId, kept);
     }
-    addVariables(patched, { variables, values, links }, await keyFor(rows, secrets, values));
+    addVariables(patched, { variables, values }, await keyFor(rows, secrets, values));
     for (const setId of touchedSets) patched.variablesBySet.get(setId)?.sort((a, b) => a.id - b.id);
     return patched;
   });
@@ -209,44 +220,51 @@ interface Mutable extends Omit<LibrarySnapshot, 'variablesBySet' | 'valuesByVari
   valuesByVariable: Map<number, SnapshotValue[]>;
 }
 
-/** Puts variables with their values (rows in id order, sealed ones opened with `cipher`) and the values' tags into a snapshot being made. */
+/** Puts variables with their values (rows in id order, sealed ones opened with `cipher`) into a snapshot being made, after those it holds. */
 function addVariables(
   snapshot: Mutable,
-  rows: { variables: VariableRow[]; values: ValueRow[]; links: LinkRow[] },
+  rows: { variables: VariableRow[]; values: ValueRow[] },
   cipher: ValueCipher | undefined,
 ): void {
+  const typeOf = new Map<number, VariableType>();
+  const variablesBySet = new Map<number, SnapshotVariable[]>();
   for (const row of rows.variables) {
-    const variable: SnapshotVariable = {
+    typeOf.set(row.id, row.type);
+    listIn(variablesBySet, row.variable_set_id).push({
       id: row.id,
       setId: row.variable_set_id,
       name: row.name,
       type: row.type,
       sensitive: row.sensitive,
-    };
-    listIn(snapshot.variablesBySet, variable.setId).push(variable);
+    });
   }
-  const tagsOf = new Map<number, number[]>();
-  for (const link of rows.links) listIn(tagsOf, link.value_id).push(link.tag_id);
+  const tagLists = new Map<string, readonly number[]>();
+  const valuesByVariable = new Map<number, SnapshotValue[]>();
   for (const row of rows.values) {
-    const value: SnapshotValue = {
+    listIn(valuesByVariable, row.variable_id).push({
       id: row.id,
       variableId: row.variable_id,
-      tagIds: (tagsOf.get(row.id) ?? []).sort((a, b) => a - b),
-      stored: storedOf(
-        row.variable_id,
-        {
-          value: row.value,
-          numberValue: row.number_value,
-          booleanValue: row.boolean_value,
-          sealedValue: row.sealed_value,
-        },
-        cipher,
-      ),
+      tagIds: sharedTagList(tagLists, row.tag_ids),
+      text: valueText(typeOf.get(row.variable_id)!, storedOfRow(row, cipher)),
       hint: row.hint,
       hash: row.hash,
-    };
-    listIn(snapshot.valuesByVariable, value.variableId).push(value);
+    });
   }
+  // concat makes each list at its length: one grown by push keeps room for more (17 places for 5).
+  for (const [setId, list] of variablesBySet)
+    snapshot.variablesBySet.set(setId, (snapshot.variablesBySet.get(setId) ?? []).concat(list));
+  for (const [variableId, list] of valuesByVariable)
+    snapshot.valuesByVariable.set(variableId, (snapshot.valuesByVariable.get(variableId) ?? []).concat(list));
+}
+
+const NO_TAGS: readonly number[] = Object.freeze([]);
+
+/** The one list of tag ids for `3,7,12` (null: none) among those of one snapshot being made. */
+function sharedTagList(lists: Map<string, readonly number[]>, tagIds: string | null): readonly number[] {
+  if (tagIds === null) return NO_TAGS;
+  let list = lists.get(tagIds);
+  if (!list) lists.set(tagIds, (list = Object.freeze(tagIds.split(',').map(Number))));
+  return list;
 }
 
 /** The list kept under `key`, made empty the first time. */

@@ -29,8 +29,13 @@ export interface ValuesRead {
 /** An answer, or word that the caller's copy is current (304: nothing sent, nothing charged). */
 export type ValuesAnswer = { current: false; answer: ResolvedAnswer } | { current: true; etag: string };
 
+/**
+ * A question's answer with the revision of the library it was answered from: an organization's
+ * snapshots at one revision hold the same library, and a revision, unlike the snapshot, keeps
+ * nothing alive (a caller who asked once would otherwise hold a whole library that has changed since).
+ */
 interface AskedBefore {
-  snapshot: LibrarySnapshot;
+  revision: number;
   answer: ResolvedAnswer;
 }
 
@@ -47,7 +52,7 @@ const MAX_ANSWERS_PER_ORGANIZATION = 1_000;
  */
 export class ResolutionService {
   private readonly answers = new Map<string, { revision: number; byQuestion: Map<string, ResolvedAnswer> }>();
-  /** Each caller's recent questions with the snapshot they were answered from (callers are remembered per token). */
+  /** Each caller's recent questions with the revision they were answered at (callers are remembered per token). */
   private readonly askedBy = new WeakMap<Caller, Map<string, AskedBefore>>();
 
   constructor(private readonly deps: ResolutionDependencies) {}
@@ -75,11 +80,11 @@ export class ResolutionService {
     const key = `${read.preview ? 'preview' : 'values'}:${read.substitute}:${read.sets.join(',')}:${read.tags.join('\0')}`;
     const asked = this.askedBy.get(caller) ?? new Map<string, AskedBefore>();
     const before = asked.get(key);
-    if (before?.snapshot === snapshot) return before.answer;
+    if (before?.revision === snapshot.revision) return before.answer;
     const answer = this.answerAnew(caller, snapshot, read);
     this.askedBy.set(caller, asked);
     if (asked.size >= QUESTIONS_PER_CALLER) asked.clear();
-    asked.set(key, { snapshot, answer });
+    asked.set(key, { revision: snapshot.revision, answer });
     return answer;
   }
 

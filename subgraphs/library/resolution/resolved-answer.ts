@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { resolve } from '../domain/resolution.js';
 import { secretMarks } from '../domain/sensitive-values.js';
 import { substitute, type Substituted, type SubstitutionInput } from '../domain/substitution.js';
-import type { StoredValue, VariableType } from '../domain/variable-types.js';
 import type { LibrarySnapshot } from './library-snapshot.js';
 import type { PreviewItemView } from './resolution.schemas.js';
 
@@ -23,16 +22,6 @@ export interface ResolvedAnswer {
 }
 
 /**
- * The text a value stands for in an answer (CONTRACT 6): a Number as JavaScript writes it, a
- * Boolean `true` or `false`, any other type its text.
- */
-function valueText(type: VariableType, stored: StoredValue): string {
-  if (type === 'Number') return String(stored.numberValue ?? '');
-  if (type === 'Boolean') return String(stored.booleanValue ?? '');
-  return stored.value ?? '';
-}
-
-/**
  * Resolves the request against the snapshot (spec 4.1 "Resolution rules" and "Substitution") and
  * writes the answer: the flat map, or the preview's value objects, by name. Secrets are real
  * text throughout and withheld only here (rule 7): the flat map gives a secret the caller may not
@@ -45,7 +34,7 @@ export function resolvedAnswer(snapshot: LibrarySnapshot, request: ResolutionReq
   for (const [key, { variable, value }] of winners) {
     inputs.set(key, {
       name: variable.name,
-      text: valueText(variable.type, value.stored),
+      text: value.text,
       sensitive: variable.sensitive,
       scanned: variable.type !== 'Number' && variable.type !== 'Boolean',
       setId: variable.setId,

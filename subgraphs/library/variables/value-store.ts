@@ -43,6 +43,29 @@ export function storedOf(
   };
 }
 
+/** A value's plain row, as raw SQL reads it (the read path's snapshot, the export). */
+export interface ValueColumnsRow {
+  variable_id: number;
+  value: string | null;
+  number_value: number | null;
+  boolean_value: boolean | null;
+  sealed_value: Uint8Array | null;
+}
+
+/** `storedOf` for a row read with raw SQL. */
+export function storedOfRow(row: ValueColumnsRow, cipher: ValueCipher | undefined): StoredValue {
+  return storedOf(
+    row.variable_id,
+    {
+      value: row.value,
+      numberValue: row.number_value,
+      booleanValue: row.boolean_value,
+      sealedValue: row.sealed_value,
+    },
+    cipher,
+  );
+}
+
 /**
  * A variable's stored values with their tags, by id, as written: a sensitive variable's opened
  * with `cipher` (its organization's data key, taken for the write: DataKeys.forWriting).
