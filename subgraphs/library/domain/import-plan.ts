@@ -146,6 +146,32 @@ export function planImport(
   };
 }
 
+/**
+ * The entries whose names no earlier entry has without regard to case (how the API compares group,
+ * set and variable names); each later one is a problem at its path.
+ */
+function* distinctWithoutCase<T>(
+  entries: [string, T][],
+  path: PropertyKey[],
+  noun: 'tag group' | 'library set' | 'variable',
+  problems: ImportProblem[],
+): Generator<[string, T]> {
+  // A generator, so each problem comes in file order among those found while the entries are used.
+  const first = new Map<string, string>();
+  for (const [name, entry] of entries) {
+    const earlier = first.get(name.toLowerCase());
+    if (earlier === undefined) {
+      first.set(name.toLowerCase(), name);
+      yield [name, entry];
+    } else {
+      problems.push({
+        path: [...path, name],
+        message: `names the same ${noun} as "${earlier}" (${noun.split(' ').at(-1)} names are compared without regard to case)`,
+      });
+    }
+  }
+}
+
 function planTags(file: ImportFile, existing: ExistingLibrary, problems: ImportProblem[], notes: string[]) {
   const groupByName = new Map(existing.groups.map((group) => [group.name.toLowerCase(), group]));
   const known = new Set(
@@ -158,17 +184,13 @@ function planTags(file: ImportFile, existing: ExistingLibrary, problems: ImportP
   const newTags: { tagGroupId: number; name: string }[] = [];
   let groupsSkipped = 0;
   let tagsSkipped = 0;
-  const seenGroups = new Map<string, string>();
-  for (const [groupName, tagNames] of Object.entries(file.tagGroups)) {
-    const first = seenGroups.get(groupName.toLowerCase());
-    if (first !== undefined) {
-      problems.push({
-        path: ['tagGroups', groupName],
-        message: `names the same tag group as "${first}" (group names are compared without regard to case)`,
-      });
-      continue;
-    }
-    seenGroups.set(groupName.toLowerCase(), groupName);
+  const groupEntries = distinctWithoutCase(
+    Object.entries(file.tagGroups),
+    ['tagGroups'],
+    'tag group',
+    problems,
+  );
+  for (const [groupName, tagNames] of groupEntries) {
     const found = groupByName.get(groupName.toLowerCase());
     if (found) {
       groupsSkipped += 1;
@@ -207,19 +229,14 @@ function planSets(file: ImportFile, existing: ExistingLibrary, problems: ImportP
   const refs = new Map<string, SetRef>();
   const created: (PlannedSet & { fileName: string; parentSlug?: string })[] = [];
   let skipped = 0;
-  const entries = Object.entries(file.librarySets);
-  const seen = new Map<string, string>();
-  const fresh: typeof entries = [];
+  const entries = distinctWithoutCase(
+    Object.entries(file.librarySets),
+    ['librarySets'],
+    'library set',
+    problems,
+  );
+  const fresh: [string, ImportFile['librarySets'][string]][] = [];
   for (const [name, set] of entries) {
-    const first = seen.get(name.toLowerCase());
-    if (first !== undefined) {
-      problems.push({
-        path: ['librarySets', name],
-        message: `names the same library set as "${first}" (set names are compared without regard to case)`,
-      });
-      continue;
-    }
-    seen.set(name.toLowerCase(), name);
     const found = setByName.get(name.toLowerCase());
     if (found) {
       skipped += 1;
@@ -336,18 +353,14 @@ function planVariables(
         ? (existing.variableNames.get(ref.existing) ?? []).map((n) => n.toLowerCase())
         : [],
     );
-    const seen = new Map<string, string>();
-    for (const [name, values] of Object.entries(set.variables)) {
-      const path = ['librarySets', setName, 'variables', name];
-      const first = seen.get(name.toLowerCase());
-      if (first !== undefined) {
-        problems.push({
-          path,
-          message: `names the same variable as "${first}" (variable names are compared without regard to case)`,
-        });
-        continue;
-      }
-      seen.set(name.toLowerCase(), name);
+    const variablesPath = ['librarySets', setName, 'variables'];
+    for (const [name, values] of distinctWithoutCase(
+      Object.entries(set.variables),
+      variablesPath,
+      'variable',
+      problems,
+    )) {
+      const path = [...variablesPath, name];
       // Every variable is checked, one left alone too: a file is valid or not whatever it meets.
       const variable = planVariable(organizationId, values, knownTags, path, problems);
       if (has.has(name.toLowerCase())) {
