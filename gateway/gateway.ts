@@ -8,6 +8,8 @@ import { operationLimitsPlugin } from '../platform/graphql/operation-limits.js';
 import { notFoundHandler, problemErrorHandler } from '../platform/http/error-handler.js';
 import { startHttpServer } from '../platform/http/http-server.js';
 import type { Logger } from '../platform/logging/logger.js';
+import { requestLog } from '../platform/logging/request-log.js';
+import { noteRoute, observedListener } from '../platform/http/request-record.js';
 import { formatGatewayError } from './gateway-errors.js';
 import { playgroundRouter } from './playground.js';
 import { SubgraphDataSource, type GatewayContext } from './subgraph-data-source.js';
@@ -59,6 +61,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   app.use(playgroundRouter());
   app.use(
     '/graphql',
+    (req, _res, next) => {
+      noteRoute(req, '/graphql');
+      next();
+    },
     express.json({ limit: '1mb' }),
     expressMiddleware(server, { context: async ({ req }) => ({ token: readSessionToken(req.headers) }) }),
   );
@@ -68,7 +74,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
 
   let http;
   try {
-    http = await startHttpServer(app, options.host, options.port, {
+    http = await startHttpServer(observedListener(app, [requestLog(logger)]), options.host, options.port, {
       name: 'The gateway',
       portSetting: 'GATEWAY_PORT',
     });

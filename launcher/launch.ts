@@ -47,7 +47,11 @@ export async function launch(
   }
   const logger = createLogger(settings.logLevel);
   const system = await startSystem({ settings, processes: chosen, logger });
-  const ready = system.whenReady().then(() => output.out(readyReport(system.urls)));
+  const ready = system.whenReady().then(() => {
+    output.out(readyReport(system.urls));
+    // The same addresses for log collectors, which read JSON lines, not the block people read.
+    logger.info({ urls: system.urls }, 'ready');
+  });
   return { system, logger, ready };
 }
 

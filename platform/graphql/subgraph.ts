@@ -14,6 +14,7 @@ import type { TokenVerifier } from '../auth/token-verifier.js';
 import { UnauthorizedError } from '../errors/domain-errors.js';
 import { formatGraphQLError } from '../errors/graphql-errors.js';
 import type { Logger } from '../logging/logger.js';
+import { noteCaller } from '../http/request-record.js';
 import { operationLimitsPlugin } from './operation-limits.js';
 import { buildSchemaSync, createResolversMap, type ClassType, type NonEmptyArray } from './type-graphql.js';
 
@@ -111,15 +112,23 @@ export async function subgraphMiddleware(
   await server.start();
   const handler = expressMiddleware(server, {
     context: async ({ req }) => {
-      const token = readSessionToken(req.headers);
-      if (!token) return { caller: undefined };
-      try {
-        return { caller: await verifier.verify(token) };
-      } catch (error) {
-        if (error instanceof UnauthorizedError) return { caller: undefined };
-        throw error;
-      }
+      const caller = await verifiedCaller(verifier, readSessionToken(req.headers));
+      noteCaller(req, caller);
+      return { caller };
     },
   });
   return { handler, stop: () => server.stop() };
+}
+
+async function verifiedCaller(
+  verifier: TokenVerifier,
+  token: string | undefined,
+): Promise<Caller | undefined> {
+  if (!token) return undefined;
+  try {
+    return await verifier.verify(token);
+  } catch (error) {
+    if (error instanceof UnauthorizedError) return undefined;
+    throw error;
+  }
 }

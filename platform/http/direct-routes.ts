@@ -4,6 +4,7 @@ import type { TokenVerifier } from '../auth/token-verifier.js';
 import type { Logger } from '../logging/logger.js';
 import { writeProblem } from './error-handler.js';
 import { PreparedResponse } from './prepared-response.js';
+import { noteCaller, noteRoute } from './request-record.js';
 import { presentValues, readCaller } from './rest-router.js';
 import type { Route } from './route.js';
 import { parseInput } from './validation.js';
@@ -52,7 +53,9 @@ class DirectRoute {
 
   async serve(req: IncomingMessage, res: ServerResponse, search: string): Promise<void> {
     const route = this.route;
+    noteRoute(req, route.path);
     const caller = await readCaller(route, this.verifier, req);
+    noteCaller(req, caller);
     const result = await route.handle({
       caller,
       params: undefined,

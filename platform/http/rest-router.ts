@@ -6,6 +6,7 @@ import type { TokenVerifier } from '../auth/token-verifier.js';
 import { UnauthorizedError } from '../errors/domain-errors.js';
 import { keepRawBody, MAX_BODY_SIZE, type RawBodyRequest } from './raw-body.js';
 import { PreparedResponse } from './prepared-response.js';
+import { noteCaller, noteRoute } from './request-record.js';
 import type { Route } from './route.js';
 import { BodyInOtherMediaType, JSON_MEDIA_TYPE, parseInput } from './validation.js';
 
@@ -34,7 +35,9 @@ export function restRouter(routes: Route[], verifier: TokenVerifier): Router {
 }
 
 async function handle(route: Route, verifier: TokenVerifier, req: Request, res: Response): Promise<void> {
+  noteRoute(req, route.path);
   const caller = await readCaller(route, verifier, req);
+  noteCaller(req, caller);
   const params: unknown = route.params ? parseInput(route.params, req.params, 'path') : undefined;
   const query: unknown = route.query ? parseInput(route.query, presentValues(req.query), 'query') : undefined;
   const body = route.signedBody

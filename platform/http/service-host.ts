@@ -11,6 +11,8 @@ import { startHttpServer } from './http-server.js';
 import { openApiDocument } from './rest-api.js';
 import { keepRawBody, MAX_BODY_SIZE } from './raw-body.js';
 import { restRouter } from './rest-router.js';
+import { noteRoute, observedListener } from './request-record.js';
+import { requestLog } from '../logging/request-log.js';
 import type { Route } from './route.js';
 
 /** What a service brings to its host. */
@@ -72,7 +74,14 @@ export async function startServiceHost(
   let stopSubgraph: (() => Promise<void>) | undefined;
   if (definition.subgraph) {
     const subgraph = await subgraphMiddleware(definition.subgraph, options.verifier, logger);
-    app.use('/graphql', subgraph.handler);
+    app.use(
+      '/graphql',
+      (req, _res, next) => {
+        noteRoute(req, '/graphql');
+        next();
+      },
+      subgraph.handler,
+    );
     stopSubgraph = subgraph.stop;
   }
   for (const handler of definition.middleware ?? []) app.use(handler);
@@ -84,9 +93,12 @@ export async function startServiceHost(
   try {
     const direct = directRoutes(definition.routes, options.verifier, logger);
     server = await startHttpServer(
-      (req, res) => {
-        if (!direct(req, res)) app(req, res);
-      },
+      observedListener(
+        (req, res) => {
+          if (!direct(req, res)) app(req, res);
+        },
+        [requestLog(logger)],
+      ),
       options.host,
       options.port,
       {

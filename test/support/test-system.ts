@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TokenSigner } from '../../platform/auth/token-signer.js';
 import { loadSettings, type ProcessName, type Settings } from '../../platform/config/settings.js';
-import { createLogger } from '../../platform/logging/logger.js';
+import { createLogger, type Logger } from '../../platform/logging/logger.js';
 import type { HostResolver } from '../../platform/http/public-address.js';
 import type { PermissionName } from '../../platform/permissions/catalogue.js';
 import { startSystem, type RunningSystem, type StartableProcess } from '../../launcher/system.js';
@@ -25,6 +25,8 @@ export interface TestSystemOptions {
    * a fresh one; the database is then not dropped when this system stops.
    */
   databaseUrl?: string;
+  /** Where the system logs (a captured logger, say); silent unless TEST_LOG_LEVEL says otherwise when omitted. */
+  logger?: Logger;
   /** Shares another test system's queue (its QUEUE_PREFIX), which that system deletes when it stops. */
   queuePrefix?: string;
 }
@@ -87,7 +89,7 @@ export async function startTestSystem(options: TestSystemOptions = {}): Promise<
       settings,
       processes: options.processes,
       clock,
-      logger: createLogger(settings.logLevel),
+      logger: options.logger ?? createLogger(settings.logLevel),
       resolver: options.resolver,
     });
     // As `npm start` does before it prints "Ready:": the queue is set up.
