@@ -22,6 +22,11 @@ export interface BenchSystem {
   urls: Record<string, string>;
   /** The process the library service runs in, the one measured: pinned to the server's core. */
   library: Started;
+  /**
+   * library-alone only: stops the library's process and starts a new one in its place (same port,
+   * same settings), as a replica starts on a library already built. Undefined in one process.
+   */
+  restartLibrary?(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -55,28 +60,35 @@ export async function startBenchSystem(
   );
   try {
     const peers = addresses(others);
-    const library = await startPinned(
-      cores.server,
-      MAIN,
-      ['library'],
-      nodeOptions,
-      {
-        ...env,
-        LIBRARY_PORT: new URL(libraryUrl).port,
-        Account__ApiUrl: peers.account,
-        Audit__AuditApiUrl: peers.audit,
-        Identity__ApiUrl: peers.identity,
+    const startLibrary = () =>
+      startPinned(
+        cores.server,
+        MAIN,
+        ['library'],
+        nodeOptions,
+        {
+          ...env,
+          LIBRARY_PORT: new URL(libraryUrl).port,
+          Account__ApiUrl: peers.account,
+          Audit__AuditApiUrl: peers.audit,
+          Identity__ApiUrl: peers.identity,
+        },
+        readyWith(1),
+      );
+    const system: BenchSystem = {
+      library: await startLibrary(),
+      urls: {},
+      restartLibrary: async () => {
+        await system.library.stop();
+        system.library = await startLibrary();
       },
-      readyWith(1),
-    );
-    return {
-      urls: { ...peers, ...addresses(library) },
-      library,
       stop: async () => {
-        await library.stop();
+        await system.library.stop();
         await others.stop();
       },
     };
+    system.urls = { ...peers, ...addresses(system.library) };
+    return system;
   } catch (error) {
     await others.stop();
     throw error;

@@ -15,6 +15,7 @@ import { chooseLayout, startBenchSystem, type BenchSystem } from './bench-system
 import {
   CAN_PIN,
   memoryUnder,
+  residentMemory,
   pinSelf,
   startPinned,
   type MemoryUnderLoad,
@@ -109,6 +110,10 @@ try {
   const started = performance.now();
   const built = await buildLibrary(urls, shape, sign);
   log(`built shape ${shapeName} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  // A replica serves a library others built: the process that took every write of the build (its
+  // heap grown by them, and kept by V8) is replaced by a fresh one, as a replica starts.
+  const builderPeakMb = system.restartLibrary ? residentMemory(system.library.child.pid!).peakMb : undefined;
+  await system.restartLibrary?.();
   const reader = await sign(built.organizationId, ['VariableRead']);
   const paths = built.leaves.slice(0, QUESTIONS).map((setId, chain) => readQuery(setId, chain));
   const recorded: Record<string, { status: number; headers: Record<string, string>; body: string }> = {};
@@ -165,7 +170,7 @@ try {
       `Read path, shape ${shapeName}: ${built.sets} sets (chains of ${shape.depth}), ${built.variables} variables, ${built.values} values (${built.referring} with references, ${built.sensitive} sensitive), ${Object.keys(TAG_GROUPS).length} tag groups of 5`,
       `${paths.length} questions in turn (answers ${Math.min(...sizes)}-${Math.max(...sizes)} bytes), ${connections} connections, ${seconds} s each; ${CAN_PIN ? `server on core 0, wrk${layout === 'library-alone' ? ' and the other services' : ''} on core 1` : 'not pinned (taskset or a second core missing)'}`,
       layout === 'library-alone'
-        ? "the library service alone in its process (RSS is that process's); account, audit, identity and the gateway in a second"
+        ? `the library service alone in its process (RSS is that process's, started after the build, as a replica; the process that built the library peaked at ${builderPeakMb} MB); account, audit, identity and the gateway in a second`
         : "every service and the gateway in one process (RSS is the whole system's)",
       `PostgreSQL: ${scratch ? 'DATABASE_URL' : 'embedded'}; queue: ${process.env.NATS_URL ? 'NATS_URL' : 'in-process'}`,
       '',

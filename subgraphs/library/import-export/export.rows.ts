@@ -11,7 +11,7 @@ import type {
 import type { VariableType } from '../domain/variable-types.js';
 import { inOneMoment } from '../resolution/library-snapshot.js';
 import type { DataKeys } from '../secrets/data-keys.js';
-import { storedOfRow } from '../variables/value-store.js';
+import { STORED_VALUE_COLUMNS, storedOfRow, type StoredValueRow } from '../variables/value-store.js';
 
 /** What an export names: tag groups and library sets by id, each once. */
 export interface ExportSelection {
@@ -35,10 +35,8 @@ export async function requireExported(rows: OrganizationRows, selection: ExportS
             )
           ).map((row) => row.id),
         );
-  const [groups, sets] = await Promise.all([
-    present('tag_group', selection.tagGroupIds),
-    present('variable_set', selection.setIds),
-  ]);
+  const groups = await present('tag_group', selection.tagGroupIds);
+  const sets = await present('variable_set', selection.setIds);
   const group = selection.tagGroupIds.find((id) => !groups.has(id));
   if (group !== undefined) throw NotFoundError.entity('Tag group', group);
   const set = selection.setIds.find((id) => !sets.has(id));
@@ -60,13 +58,13 @@ export function readExported(
 ): Promise<ExportedLibrary> {
   return inOneMoment(orm, organizationId, async (rows) => {
     await requireExported(rows, selection);
-    const [tagGroups, sets, variables, values] = await Promise.all([
-      readTagGroups(rows, selection.tagGroupIds),
-      readSets(rows, selection.setIds),
-      readVariables(rows, selection.setIds),
-      readStoredValues(rows, selection.setIds, secrets),
-    ]);
-    return { tagGroups, sets, variables, values };
+    // One query after another: the moment's transaction runs one at a time on its connection.
+    return {
+      tagGroups: await readTagGroups(rows, selection.tagGroupIds),
+      sets: await readSets(rows, selection.setIds),
+      variables: await readVariables(rows, selection.setIds),
+      values: await readStoredValues(rows, selection.setIds, secrets),
+    };
   });
 }
 
@@ -142,39 +140,28 @@ export async function readStoredValues(
   secrets: DataKeys | undefined,
 ): Promise<ExportedValue[]> {
   if (setIds.length === 0) return [];
-  const [values, links, tags] = await Promise.all([
-    rows.query<{
-      id: number;
-      variable_id: number;
-      value: string | null;
-      number_value: number | null;
-      boolean_value: boolean | null;
-      sealed_value: Buffer | null;
-      hint: string | null;
-      hash: string | null;
-    }>(
-      `select v.id, v.variable_id, v.value, v.number_value, v.boolean_value, v.sealed_value, v.hint, v.hash
-       from "library"."variable_value" v join "library"."variable" var on var.id = v.variable_id
-       where v.organization_id = ? and var.variable_set_id in (?)
-       order by v.id`,
-      [setIds],
-    ),
-    rows.query<{ value_id: number; tag_id: number }>(
-      `select vt.value_id, vt.tag_id
-       from "library"."value_tag" vt
-       join "library"."variable_value" v on v.id = vt.value_id
-       join "library"."variable" var on var.id = v.variable_id
-       where vt.organization_id = ? and var.variable_set_id in (?)`,
-      [setIds],
-    ),
-    // Every tag of the organization (far fewer than links), so each of the many link rows carries two ids only.
-    rows.query<{ id: number; scope: string }>(
-      `select t.id, g.name || '/' || t.name as scope
-       from "library"."tag" t join "library"."tag_group" g on g.id = t.tag_group_id
-       where t.organization_id = ?`,
-    ),
-  ]);
-  const cipher = secrets && values.some((row) => row.sealed_value) ? await secrets.current(rows) : undefined;
+  const values = await rows.query<StoredValueRow>(
+    `select ${STORED_VALUE_COLUMNS}
+     from "library"."variable_value" value join "library"."variable" var on var.id = value.variable_id
+     where value.organization_id = ? and var.variable_set_id in (?)
+     order by value.id`,
+    [setIds],
+  );
+  const links = await rows.query<{ value_id: number; tag_id: number }>(
+    `select vt.value_id, vt.tag_id
+     from "library"."value_tag" vt
+     join "library"."variable_value" v on v.id = vt.value_id
+     join "library"."variable" var on var.id = v.variable_id
+     where vt.organization_id = ? and var.variable_set_id in (?)`,
+    [setIds],
+  );
+  // Every tag of the organization (far fewer than links), so each of the many link rows carries two ids only.
+  const tags = await rows.query<{ id: number; scope: string }>(
+    `select t.id, g.name || '/' || t.name as scope
+     from "library"."tag" t join "library"."tag_group" g on g.id = t.tag_group_id
+     where t.organization_id = ?`,
+  );
+  const cipher = secrets && (await secrets.forSealed(rows, values));
   const scopeOf = new Map(tags.map((tag) => [tag.id, tag.scope]));
   const scopes = new Map<number, string[]>();
   for (const link of links) {

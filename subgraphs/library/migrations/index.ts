@@ -4,6 +4,7 @@ import { Migration20261205000000_library_organization_indexes } from './Migratio
 import { Migration20261206000000_library_set_slug } from './Migration20261206000000_library_set_slug.js';
 import { Migration20261207000000_library_certificates } from './Migration20261207000000_library_certificates.js';
 import { Migration20261208000000_library_sealed_values } from './Migration20261208000000_library_sealed_values.js';
+import { Migration20261209000000_library_plain_secrets_index } from './Migration20261209000000_library_plain_secrets_index.js';
 
 /** Every migration of the library schema, oldest first. Add new ones at the end; never edit an applied one. */
 export const LIBRARY_MIGRATIONS = [
@@ -21,5 +22,9 @@ export const LIBRARY_MIGRATIONS = [
   {
     name: 'Migration20261208000000_library_sealed_values',
     class: Migration20261208000000_library_sealed_values,
+  },
+  {
+    name: 'Migration20261209000000_library_plain_secrets_index',
+    class: Migration20261209000000_library_plain_secrets_index,
   },
 ];

@@ -6,7 +6,7 @@ import type { StoredValue, VariableType } from '../domain/variable-types.js';
 import type { DataKeys } from '../secrets/data-keys.js';
 import type { ValueCipher } from '../secrets/value-cipher.js';
 import type { TagView } from '../tag-groups/tag-group.schemas.js';
-import { storedOfRow } from '../variables/value-store.js';
+import { STORED_VALUE_COLUMNS, storedOfRow, type StoredValueRow } from '../variables/value-store.js';
 
 export interface SnapshotVariable extends ResolutionVariable {
   type: VariableType;
@@ -57,8 +57,7 @@ const VARIABLE_COLUMNS = 'id, variable_set_id, name, type, sensitive';
  * A value's columns and its tag ids in ascending order, as one text (`3,7,12`, null when it has
  * none): rows a link each would be as many objects again, made only to be dropped.
  */
-const VALUE_COLUMNS = `value.id, value.variable_id, value.value, value.number_value, value.boolean_value,
-  value.sealed_value, value.hint, value.hash,
+const VALUE_COLUMNS = `${STORED_VALUE_COLUMNS},
   (select string_agg(link.tag_id::text, ',' order by link.tag_id) from "library"."value_tag" link
    where link.value_id = value.id) as tag_ids`;
 
@@ -74,15 +73,7 @@ interface VariableRow {
   type: VariableType;
   sensitive: boolean;
 }
-interface ValueRow {
-  id: number;
-  variable_id: number;
-  value: string | null;
-  number_value: number | null;
-  boolean_value: boolean | null;
-  sealed_value: Buffer | null;
-  hint: string | null;
-  hash: string | null;
+interface ValueRow extends StoredValueRow {
   tag_ids: string | null;
 }
 interface TagRow {
@@ -112,18 +103,9 @@ async function revisionOf(rows: OrganizationRows): Promise<number> {
 }
 
 /**
- * The values' data key, read in their moment, when some are sealed: each sensitive value is
- * opened once, as the snapshot is made, never per request (decisions "Secrets at rest").
+ * Reads the organization's whole library, its secrets opened: each once, here, never per request
+ * (decisions "Secrets at rest").
  */
-async function keyFor(
-  rows: OrganizationRows,
-  secrets: DataKeys,
-  values: readonly ValueRow[],
-): Promise<ValueCipher | undefined> {
-  return values.some((value) => value.sealed_value) ? secrets.current(rows) : undefined;
-}
-
-/** Reads the organization's whole library, its secrets opened. */
 export function loadSnapshot(
   orm: Database,
   secrets: DataKeys,
@@ -159,7 +141,7 @@ export function loadSnapshot(
       ),
       tagIds: new Map(tags.map((tag) => [tagKey(tag.group_name, tag.name), tag.id])),
     };
-    addVariables(snapshot, { variables, values }, await keyFor(rows, secrets, values));
+    addVariables(snapshot, { variables, values }, await secrets.forSealed(rows, values));
     return snapshot;
   });
 }
@@ -208,7 +190,7 @@ export function patchSnapshot(
       const kept = (patched.variablesBySet.get(setId) ?? []).filter((variable) => !touched.has(variable.id));
       patched.variablesBySet.set(setId, kept);
     }
-    addVariables(patched, { variables, values }, await keyFor(rows, secrets, values));
+    addVariables(patched, { variables, values }, await secrets.forSealed(rows, values));
     for (const setId of touchedSets) patched.variablesBySet.get(setId)?.sort((a, b) => a.id - b.id);
     return patched;
   });

@@ -60,6 +60,17 @@ export class DataKeys {
   }
 
   /**
+   * The key the rows' sealed values were read under (in the same repeatable-read transaction), or
+   * undefined when none of them is sealed: nothing to open, so the key is not read.
+   */
+  async forSealed(
+    rows: OrganizationRows,
+    read: readonly { sealed_value: Uint8Array | null }[],
+  ): Promise<ValueCipher | undefined> {
+    return read.some((row) => row.sealed_value) ? this.current(rows) : undefined;
+  }
+
+  /**
    * For a write of sensitive values, in its transaction: the organization's key, locked for share
    * until the transaction ends, so a rekey waits for the write and a write waits for a rekey
    * (take it before writing any value row, so the two never hold what the other waits for). An

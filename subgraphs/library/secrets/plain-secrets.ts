@@ -25,11 +25,12 @@ export async function sealPlainSecrets(
   secrets: DataKeys,
   logger: Logger,
 ): Promise<number> {
-  // Across organizations on purpose: which organizations have anything left to seal.
+  // Across organizations on purpose: which organizations have anything left to seal. A sensitive
+  // value is the one with a hint; the partial index of exactly these rows makes this free when
+  // nothing is left, as at every start but the first after the upgrade.
   const organizations = await orm.em.fork().execute<{ organization_id: string }[]>(
-    `select distinct value.organization_id from "library"."variable_value" value
-     join "library"."variable" variable on variable.id = value.variable_id
-     where variable.sensitive and value.sealed_value is null`,
+    `select distinct organization_id from "library"."variable_value"
+     where hint is not null and sealed_value is null`,
   );
   let sealed = 0;
   for (const { organization_id: organizationId } of organizations) {
@@ -37,10 +38,9 @@ export async function sealPlainSecrets(
       const cipher = await secrets.forWriting(tx.em);
       const rows = OrganizationRows.of(tx.em);
       const plain = await rows.query<PlainRow>(
-        `select value.id, value.variable_id, value.value, value.number_value from "library"."variable_value" value
-         join "library"."variable" variable on variable.id = value.variable_id
-         where value.organization_id = ? and variable.sensitive and value.sealed_value is null
-         order by value.id for update of value`,
+        `select id, variable_id, value, number_value from "library"."variable_value"
+         where organization_id = ? and hint is not null and sealed_value is null
+         order by id for update`,
       );
       await writeSealedValues(
         rows,

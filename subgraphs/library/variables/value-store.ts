@@ -13,7 +13,9 @@ import { VariableValue } from './variable-value.entity.js';
 
 /** Every tag of `em`'s organization with its group's name, to match what a write names against. */
 export async function knownTags(em: EntityManager): Promise<KnownTag[]> {
-  const [groups, tags] = await Promise.all([em.find(TagGroup, {}), em.find(Tag, {})]);
+  // One after the other: a transaction's connection runs one query at a time.
+  const groups = await em.find(TagGroup, {});
+  const tags = await em.find(Tag, {});
   const groupName = new Map(groups.map((group) => [group.id, group.name]));
   return tags.map((tag) => ({ id: tag.id, name: tag.name, groupName: groupName.get(tag.tagGroupId) ?? '' }));
 }
@@ -43,17 +45,24 @@ export function storedOf(
   };
 }
 
-/** A value's plain row, as raw SQL reads it (the read path's snapshot, the export). */
-export interface ValueColumnsRow {
+/** A value's row as raw SQL reads it (the read path's snapshot, the export): `STORED_VALUE_COLUMNS`. */
+export interface StoredValueRow {
+  id: number;
   variable_id: number;
   value: string | null;
   number_value: number | null;
   boolean_value: boolean | null;
   sealed_value: Uint8Array | null;
+  hint: string | null;
+  hash: string | null;
 }
 
+/** The columns of a StoredValueRow, of the `variable_value` table aliased `value`. */
+export const STORED_VALUE_COLUMNS = `value.id, value.variable_id, value.value, value.number_value,
+  value.boolean_value, value.sealed_value, value.hint, value.hash`;
+
 /** `storedOf` for a row read with raw SQL. */
-export function storedOfRow(row: ValueColumnsRow, cipher: ValueCipher | undefined): StoredValue {
+export function storedOfRow(row: StoredValueRow, cipher: ValueCipher | undefined): StoredValue {
   return storedOf(
     row.variable_id,
     {
@@ -164,18 +173,18 @@ export async function storeValues(
   const kept = new Set(planned.flatMap((value) => (value.keepId === undefined ? [] : [value.keepId])));
   const removed = current.filter((value) => !kept.has(value.id)).map((value) => value.id);
   if (removed.length > 0) await em.nativeDelete(VariableValue, { id: { $in: removed } });
-  const rows = await Promise.all(
-    planned.map(async (value) => {
-      if (value.keepId === undefined)
-        return em.create(VariableValue, {
-          organizationId,
-          variableId,
-          ...valueColumns(variableId, value, cipher),
-        });
+  // Kept values are updated one after the other: a transaction's connection runs one query at a time.
+  const rows: (VariableValue | undefined)[] = [];
+  for (const value of planned) {
+    if (value.keepId === undefined) {
+      rows.push(
+        em.create(VariableValue, { organizationId, variableId, ...valueColumns(variableId, value, cipher) }),
+      );
+    } else {
       await em.nativeUpdate(VariableValue, { id: value.keepId }, valueColumns(variableId, value, cipher));
-      return undefined;
-    }),
-  );
+      rows.push(undefined);
+    }
+  }
   await em.flush();
   const ids = planned.map((value, index) => value.keepId ?? rows[index]!.id);
   if (kept.size > 0) await em.nativeDelete(ValueTag, { valueId: { $in: [...kept] } });

@@ -26,7 +26,15 @@ export const VariableValue = defineEntity({
     hint: p.string().length(20).nullable(),
     hash: p.string().length(64).nullable(),
   },
-  indexes: [{ name: 'variable_value_organization_index', properties: ['organizationId', 'id'] }],
+  indexes: [
+    { name: 'variable_value_organization_index', properties: ['organizationId', 'id'] },
+    // The sensitive values still stored plain, which every start seals (secrets/plain-secrets.ts).
+    {
+      name: 'variable_value_plain_secret_index',
+      expression:
+        'create index "variable_value_plain_secret_index" on "library"."variable_value" ("organization_id") where "hint" is not null and "sealed_value" is null',
+    },
+  ],
   filters: { tenant: tenantFilter },
 });
 export type VariableValue = InferEntity<typeof VariableValue>;
