@@ -1,11 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { chmodSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { TokenSigner } from '../platform/auth/token-signer.js';
-import { loadSettings } from '../platform/config/settings.js';
-import { startSystem } from '../launcher/system.js';
 import { load, type LoadResult } from './load.js';
+import { startServiceInProcess } from './service-in-process.js';
 
 /**
  * The audit service under load over real HTTP: writing entries, listing a page, filtering.
@@ -14,25 +9,9 @@ import { load, type LoadResult } from './load.js';
  */
 const seconds = Number(process.argv[2] ?? 10);
 const concurrency = Number(process.argv[3] ?? 16);
-const dataDir = mkdtempSync(join(tmpdir(), 'config-library-bench-'));
-chmodSync(dataDir, 0o755);
-const settings = loadSettings({
-  overrides: {
-    DATA_DIR: dataDir,
-    AUDIT_PORT: 0,
-    GATEWAY_PORT: 0,
-    LOG_LEVEL: 'warn',
-    EMBEDDED_POSTGRES_PORT: 54339,
-  },
-});
-const system = await startSystem({ settings, processes: ['audit'] });
-const signer = new TokenSigner(system.platform!.keys, settings.jwt);
-const organizationId = randomUUID();
-const token = await signer.sign(
-  { sub: randomUUID(), org: organizationId, permissions: ['AuditList', 'AuditRead'] },
-  new Date(),
-);
-const base = system.urls.audit!;
+const service = await startServiceInProcess('audit');
+const token = await service.sign(randomUUID(), ['AuditList', 'AuditRead']);
+const base = service.url;
 const headers = { 'x-svc-auth': token, 'content-type': 'application/json' };
 const options = { concurrency, seconds };
 const writes = Array.from({ length: 1000 }, (_, n) =>
@@ -64,6 +43,6 @@ const results: LoadResult[] = [
     options,
   ),
 ];
-await system.stop();
+await service.stop();
 process.stdout.write(`audit service, ${concurrency} concurrent clients, ${seconds} s each\n`);
 console.table(results); // eslint-disable-line no-console

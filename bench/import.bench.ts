@@ -1,11 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { chmodSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { TokenSigner } from '../platform/auth/token-signer.js';
-import { loadSettings } from '../platform/config/settings.js';
-import { startSystem } from '../launcher/system.js';
 import { libraryFileOf, SHAPES } from './library-shape.js';
+import { startServiceInProcess } from './service-in-process.js';
 
 /**
  * POST /import of a whole library (issue 12: a shape-M library, 5,000 values, in under 2 s),
@@ -17,25 +12,13 @@ const shapeName = process.argv[2] ?? 'M';
 const shape = SHAPES[shapeName];
 if (!shape) throw new Error(`No shape ${shapeName}: choose ${Object.keys(SHAPES).join(' or ')}`);
 const runs = Number(process.argv[3] ?? 5);
-const dataDir = mkdtempSync(join(tmpdir(), 'config-library-bench-'));
-chmodSync(dataDir, 0o755);
-const settings = loadSettings({
-  overrides: {
-    DATA_DIR: dataDir,
-    LIBRARY_PORT: 0,
-    GATEWAY_PORT: 0,
-    LOG_LEVEL: 'warn',
-    EMBEDDED_POSTGRES_PORT: 54339,
-  },
-});
-const system = await startSystem({ settings, processes: ['library'] });
-const signer = new TokenSigner(system.platform!.keys, settings.jwt);
+const service = await startServiceInProcess('library');
 const body = JSON.stringify(libraryFileOf(shape));
 const values = shape.chains * shape.depth * shape.variablesPerSet * shape.valuesPerVariable;
 
 async function importOnce(token: string, replace: boolean): Promise<number> {
   const started = performance.now();
-  const response = await fetch(`${system.urls.library!}/import?replaceExisting=${replace}`, {
+  const response = await fetch(`${service.url}/import?replaceExisting=${replace}`, {
     method: 'POST',
     headers: { 'x-svc-auth': token, 'content-type': 'application/json' },
     body,
@@ -46,26 +29,19 @@ async function importOnce(token: string, replace: boolean): Promise<number> {
   return elapsed;
 }
 
-async function tokenOfNewOrganization(): Promise<string> {
-  return signer.sign(
-    {
-      sub: randomUUID(),
-      org: randomUUID(),
-      permissions: [
-        'BatchProcessingImport',
-        'TagGroupList',
-        'TagGroupCreate',
-        'TagGroupDelete',
-        'TagList',
-        'TagCreate',
-        'TagDelete',
-        'VariableList',
-        'VariableCreate',
-        'VariableDelete',
-      ],
-    },
-    new Date(),
-  );
+function tokenOfNewOrganization(): Promise<string> {
+  return service.sign(randomUUID(), [
+    'BatchProcessingImport',
+    'TagGroupList',
+    'TagGroupCreate',
+    'TagGroupDelete',
+    'TagList',
+    'TagCreate',
+    'TagDelete',
+    'VariableList',
+    'VariableCreate',
+    'VariableDelete',
+  ]);
 }
 
 const rows: { import: string; ms: number }[] = [];
@@ -81,7 +57,7 @@ await importOnce(replacer, false);
 for (let run = 0; run < runs; run++) {
   rows.push({ import: `replace the same library #${run + 1}`, ms: await importOnce(replacer, true) });
 }
-await system.stop();
+await service.stop();
 const sorted = rows.map((row) => row.ms).sort((a, b) => a - b);
 process.stdout.write(
   `POST /import, shape ${shapeName}: ${shape.chains * shape.depth} sets, ${values} values, a ${(body.length / 1024).toFixed(0)} KiB file; median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ms, max ${sorted.at(-1)!.toFixed(0)} ms\n`,

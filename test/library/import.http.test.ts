@@ -15,6 +15,7 @@ import {
   createSet,
   createTagGroup,
   createVariable,
+  IMPORTER,
   LIBRARY_PERMISSIONS,
   librarianToken,
 } from '../support/library-factories.js';
@@ -24,16 +25,6 @@ import { startTestSystem, type TestSystem } from '../support/test-system.js';
 let system: TestSystem;
 let library: HttpClient;
 
-/** BatchProcessingImport with what it depends on (decisions "Permission catalogue"). */
-const IMPORTER: PermissionName[] = [
-  'BatchProcessingImport',
-  'TagGroupList',
-  'TagGroupCreate',
-  'TagList',
-  'TagCreate',
-  'VariableList',
-  'VariableCreate',
-];
 const REPLACER: PermissionName[] = [...IMPORTER, 'TagGroupDelete', 'TagDelete', 'VariableDelete'];
 
 beforeAll(async () => {

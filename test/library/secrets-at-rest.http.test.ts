@@ -7,7 +7,7 @@ import { makeCertificate } from '../support/certificates.js';
 import { eventually } from '../support/eventually.js';
 import { createOrganization, expectStatus } from '../support/factories.js';
 import type { HttpClient } from '../support/http-client.js';
-import { createSet, createVariable, librarianToken } from '../support/library-factories.js';
+import { createSet, createVariable, IMPORTER, librarianToken } from '../support/library-factories.js';
 import { queryDatabase } from '../support/test-database.js';
 import { startTestSystem, type TestSystem } from '../support/test-system.js';
 
@@ -91,15 +91,7 @@ beforeAll(async () => {
   delete ids.Gone;
   const importer = await system.token({
     organizationId,
-    permissions: [
-      'BatchProcessingImport',
-      'TagGroupList',
-      'TagGroupCreate',
-      'TagList',
-      'TagCreate',
-      'VariableList',
-      'VariableCreate',
-    ],
+    permissions: IMPORTER,
   });
   await expectStatus(
     library.post('/import', {

@@ -25,6 +25,17 @@ export const LIBRARY_PERMISSIONS: PermissionName[] = [
   'VariableDelete',
 ];
 
+/** BatchProcessingImport with what it depends on (decisions "Permission catalogue"). */
+export const IMPORTER: PermissionName[] = [
+  'BatchProcessingImport',
+  'TagGroupList',
+  'TagGroupCreate',
+  'TagList',
+  'TagCreate',
+  'VariableList',
+  'VariableCreate',
+];
+
 /** A token of the organization holding every library permission. */
 export function librarianToken(
   system: TestSystem,
