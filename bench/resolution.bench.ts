@@ -77,7 +77,8 @@ try {
       ...process.env,
       ...(scratch ? { DATABASE_URL: scratch.url } : {}),
       DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
+      // BENCH_LOG_LEVEL=info: with a request line per read, to measure what the request log costs.
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
       QUEUE_PREFIX: queuePrefix,
       EMBEDDED_POSTGRES_PORT: '54341',
       LIBRARY_PORT: '0',
