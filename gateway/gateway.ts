@@ -8,6 +8,7 @@ import { operationLimitsPlugin } from '../platform/graphql/operation-limits.js';
 import { notFoundHandler, problemErrorHandler } from '../platform/http/error-handler.js';
 import { startHttpServer } from '../platform/http/http-server.js';
 import type { Logger } from '../platform/logging/logger.js';
+import type { Metrics } from '../platform/metrics/metrics.js';
 import { requestLog } from '../platform/logging/request-log.js';
 import { noteRoute, observedListener } from '../platform/http/request-record.js';
 import { formatGatewayError } from './gateway-errors.js';
@@ -21,6 +22,7 @@ export interface GatewayOptions {
   host: string;
   port: number;
   logger: Logger;
+  metrics: Metrics;
 }
 
 export interface RunningGateway {
@@ -74,10 +76,20 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
 
   let http;
   try {
-    http = await startHttpServer(observedListener(app, [requestLog(logger)]), options.host, options.port, {
-      name: 'The gateway',
-      portSetting: 'GATEWAY_PORT',
-    });
+    http = await startHttpServer(
+      observedListener(
+        (req, res) => {
+          if (!options.metrics.serve(req, res)) app(req, res);
+        },
+        [requestLog(logger), options.metrics.requestObserver('gateway')],
+      ),
+      options.host,
+      options.port,
+      {
+        name: 'The gateway',
+        portSetting: 'GATEWAY_PORT',
+      },
+    );
   } catch (error) {
     await server.stop();
     throw error;

@@ -4,6 +4,7 @@ import type { MasterKey } from '../platform/encryption/master-key.js';
 import type { TokenVerifier } from '../platform/auth/token-verifier.js';
 import type { HostResolver } from '../platform/http/public-address.js';
 import type { Logger } from '../platform/logging/logger.js';
+import type { Metrics } from '../platform/metrics/metrics.js';
 import type { Queue } from '../platform/queue/queue.js';
 import type { Clock } from '../platform/time/clock.js';
 
@@ -11,6 +12,8 @@ import type { Clock } from '../platform/time/clock.js';
 export interface PlatformContext {
   readonly settings: Settings;
   readonly logger: Logger;
+  /** The process's metrics, served at `/metrics` on every port. */
+  readonly metrics: Metrics;
   readonly clock: Clock;
   readonly queue: Queue;
   /** The PostgreSQL server's URL; the embedded server starts on the first call (services without storage never call it). */

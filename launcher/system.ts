@@ -5,6 +5,8 @@ import { TokenVerifier } from '../platform/auth/token-verifier.js';
 import { startEmbeddedPostgres } from '../platform/db/embedded-postgres.js';
 import { systemResolver, type HostResolver } from '../platform/http/public-address.js';
 import { createLogger, type Logger } from '../platform/logging/logger.js';
+import { Metrics } from '../platform/metrics/metrics.js';
+import { watchQueue } from '../platform/metrics/queue-metrics.js';
 import { createQueue } from '../platform/queue/create-queue.js';
 import { systemClock, type Clock } from '../platform/time/clock.js';
 import { startGateway } from '../gateway/gateway.js';
@@ -65,6 +67,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
   const processes = options.processes ?? STARTABLE;
   const logger = options.logger ?? createLogger(settings.logLevel);
   const clock = options.clock ?? systemClock;
+  const metrics = new Metrics(logger);
   const cleanups: (() => Promise<void>)[] = [];
   const stop = async (): Promise<void> => {
     for (const cleanup of cleanups.reverse()) {
@@ -87,7 +90,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       // Likewise the master key, for the one service that encrypts (the library).
       const masterKey = services.includes('library') ? loadMasterKey(settings, logger) : undefined;
       platform = await startPlatform(
-        { settings, logger, clock, keys, masterKey, resolver: options.resolver ?? systemResolver },
+        { settings, logger, metrics, clock, keys, masterKey, resolver: options.resolver ?? systemResolver },
         cleanups,
         (service) => started[service]?.url,
       );
@@ -117,6 +120,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
         host: settings.http.host,
         port: settings.http.ports.gateway,
         logger: logger.child({ service: 'gateway' }),
+        metrics,
       });
       urls.gateway = gateway.url;
       cleanups.push(() => gateway.close());
@@ -172,6 +176,7 @@ async function startPlatform(
   {
     settings,
     logger,
+    metrics,
     clock,
     keys,
     masterKey,
@@ -179,6 +184,7 @@ async function startPlatform(
   }: {
     settings: Settings;
     logger: Logger;
+    metrics: Metrics;
     clock: Clock;
     keys: SigningKeys;
     masterKey: MasterKey | undefined;
@@ -200,9 +206,11 @@ async function startPlatform(
   };
   const queue = createQueue(settings, logger, 'config-library');
   await queue.start();
+  watchQueue(metrics, queue);
   return {
     settings,
     logger,
+    metrics,
     clock,
     queue,
     databaseUrl: () => (database ??= startDatabase()),

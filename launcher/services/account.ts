@@ -3,6 +3,7 @@ import { AuditedWrites } from '../../platform/db/audited-writes.js';
 import { isDatabaseReady, openDatabase } from '../../platform/db/database.js';
 import { startServiceHost } from '../../platform/http/service-host.js';
 import { createOutbox } from '../../platform/outbox/outbox.js';
+import { watchDatabasePool, watchOutbox } from '../../platform/metrics/database-metrics.js';
 import { TOPICS } from '../../platform/queue/queue.js';
 import { ACCOUNT_API } from '../../rest-facade/account/account.api.js';
 import { ACCOUNT_ENTITIES } from '../../subgraphs/account/account-entities.js';
@@ -48,6 +49,8 @@ export function startAccountService(platform: PlatformContext): Promise<StartedS
       (database) => database.close(),
     );
     const outbox = parts.add(createOutbox(orm, queue, clock, logger), ({ relay }) => relay.stop());
+    watchDatabasePool(platform.metrics, 'account', orm);
+    watchOutbox(platform.metrics, 'account', orm);
     const auditLog = new AuditLog(clock);
     const deps: AccountDependencies = {
       orm,
@@ -80,7 +83,13 @@ export function startAccountService(platform: PlatformContext): Promise<StartedS
           subgraph: accountSubgraph(services),
           readiness: async () => ({ database: await isDatabaseReady(orm, logger), queue: queue.isReady() }),
         },
-        { host: settings.http.host, port: settings.http.ports.account, verifier: platform.verifier, logger },
+        {
+          host: settings.http.host,
+          port: settings.http.ports.account,
+          verifier: platform.verifier,
+          logger,
+          metrics: platform.metrics,
+        },
       ),
       (running) => running.close(),
     );

@@ -1,5 +1,6 @@
 import { openDatabase, isDatabaseReady } from '../../platform/db/database.js';
 import { startServiceHost } from '../../platform/http/service-host.js';
+import { watchDatabasePool } from '../../platform/metrics/database-metrics.js';
 import { TOPICS } from '../../platform/queue/queue.js';
 import { startPeriodicTask } from '../../platform/time/periodic-task.js';
 import { AUDIT_API } from '../../rest-facade/audit/audit.api.js';
@@ -36,6 +37,7 @@ export function startAuditService(platform: PlatformContext): Promise<StartedSer
       }),
       (database) => database.close(),
     );
+    watchDatabasePool(platform.metrics, 'audit', orm);
     const audit = new AuditService({ orm, clock, logger, authNotRequired: settings.audit.authNotRequired });
     const host = parts.add(
       await startServiceHost(
@@ -45,7 +47,13 @@ export function startAuditService(platform: PlatformContext): Promise<StartedSer
           subgraph: auditSubgraph(audit),
           readiness: async () => ({ database: await isDatabaseReady(orm, logger), queue: queue.isReady() }),
         },
-        { host: settings.http.host, port: settings.http.ports.audit, verifier: platform.verifier, logger },
+        {
+          host: settings.http.host,
+          port: settings.http.ports.audit,
+          verifier: platform.verifier,
+          logger,
+          metrics: platform.metrics,
+        },
       ),
       (running) => running.close(),
     );

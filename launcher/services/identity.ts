@@ -42,6 +42,7 @@ export function startIdentityService(platform: PlatformContext): Promise<Started
           port: settings.http.ports.identity,
           verifier: platform.verifier,
           logger,
+          metrics: platform.metrics,
         },
       ),
       (running) => running.close(),

@@ -7,6 +7,7 @@ import { AuditedWrites } from '../../platform/db/audited-writes.js';
 import { isDatabaseReady, openDatabase } from '../../platform/db/database.js';
 import { startServiceHost } from '../../platform/http/service-host.js';
 import { createOutbox } from '../../platform/outbox/outbox.js';
+import { watchDatabasePool, watchOutbox } from '../../platform/metrics/database-metrics.js';
 import { LIBRARY_API } from '../../rest-facade/library/library.api.js';
 import { AuthorNames } from '../../subgraphs/library/authors.js';
 import { CertificateService } from '../../subgraphs/library/certificates/certificate.service.js';
@@ -52,6 +53,8 @@ export function startLibraryService(platform: PlatformContext): Promise<StartedS
       (database) => database.close(),
     );
     const outbox = parts.add(createOutbox(orm, queue, clock, logger), ({ relay }) => relay.stop());
+    watchDatabasePool(platform.metrics, 'library', orm);
+    watchOutbox(platform.metrics, 'library', orm);
     // Stopped before the outbox (parts close in reverse): the last spend is written to it first.
     const spend = parts.add(new SpendAggregator(outbox.transactions, logger), (aggregator) =>
       aggregator.stop(),
@@ -65,7 +68,13 @@ export function startLibraryService(platform: PlatformContext): Promise<StartedS
     const snapshots = new SnapshotCache(orm, secrets, logger);
     const changes = new LibraryChanges(queue, snapshots, logger);
     changes.listen();
-    const credits = new CreditGate(account, spend, logger);
+    const credits = new CreditGate(account, spend, logger, {
+      refused: platform.metrics.tally(
+        'credits_refused_total',
+        'Calls refused with 429 because the organization could not afford them, by service.',
+        'library',
+      ),
+    });
     const deps: LibraryDependencies = {
       orm,
       transactions: new RevisionedTransactions(outbox.transactions, (change) => changes.changed(change)),
@@ -83,7 +92,23 @@ export function startLibraryService(platform: PlatformContext): Promise<StartedS
       tags: new TagService(deps),
       sets: new VariableSetService(deps),
       variables: new VariableService(deps),
-      resolution: new ResolutionService({ snapshots, credits, costs: deps.costs }),
+      resolution: new ResolutionService({
+        snapshots,
+        credits,
+        costs: deps.costs,
+        answers: {
+          hits: platform.metrics.tally(
+            'library_answer_cache_hits_total',
+            'Reads of variable values answered from an answer already made for this revision of the library.',
+            'library',
+          ),
+          misses: platform.metrics.tally(
+            'library_answer_cache_misses_total',
+            'Reads of variable values whose answer was resolved anew.',
+            'library',
+          ),
+        },
+      }),
       certificates: new CertificateService({
         orm,
         transactions: outbox.transactions,
@@ -106,7 +131,13 @@ export function startLibraryService(platform: PlatformContext): Promise<StartedS
           subgraph: librarySubgraph(services),
           readiness: async () => ({ database: await isDatabaseReady(orm, logger), queue: queue.isReady() }),
         },
-        { host: settings.http.host, port: settings.http.ports.library, verifier: platform.verifier, logger },
+        {
+          host: settings.http.host,
+          port: settings.http.ports.library,
+          verifier: platform.verifier,
+          logger,
+          metrics: platform.metrics,
+        },
       ),
       (running) => running.close(),
     );

@@ -1,6 +1,7 @@
 import type { Caller } from '../auth/caller.js';
 import type { CreditBalance } from '../clients/account-client.js';
 import { InsufficientCreditsError, InternalError } from '../errors/domain-errors.js';
+import type { Tally } from '../metrics/metrics.js';
 import type { Logger } from '../logging/logger.js';
 import type { SpendAggregator } from './spend-aggregator.js';
 
@@ -29,6 +30,13 @@ export interface CreditGateTimings {
 
 const TIMINGS: CreditGateTimings = { refreshMs: 250, trustMs: 2_000 };
 
+export interface CreditGateOptions {
+  /** Counts each call refused (429). */
+  refused?: Tally;
+  timings?: CreditGateTimings;
+  now?: () => number;
+}
+
 /**
  * Whether a call may be let through on a balance read a moment ago (decisions "The credit gate"):
  * only when, after it, the organization still has at least 100 calls' worth and a twentieth of its
@@ -51,21 +59,28 @@ export class CreditGate {
   private readonly ledgers = new Map<string, Ledger>();
   /** Costs of calls let through and still running, per organization: held back until they end. */
   private readonly reserved = new Map<string, number>();
+  private readonly timings: CreditGateTimings;
+  private readonly now: () => number;
 
   constructor(
     private readonly balances: CreditBalances,
     private readonly spend: SpendAggregator,
     private readonly logger: Logger,
-    private readonly timings: CreditGateTimings = TIMINGS,
-    private readonly now: () => number = () => performance.now(),
-  ) {}
+    private readonly options: CreditGateOptions = {},
+  ) {
+    this.timings = options.timings ?? TIMINGS;
+    this.now = options.now ?? (() => performance.now());
+  }
 
   async charge<T>(caller: Caller, cost: number, work: () => Promise<T>): Promise<T> {
     if (cost <= 0) return work();
     const organizationId = caller.organizationId;
     const ledger = this.trusted(caller, cost) ?? (await this.read(caller));
     const available = this.available(ledger, organizationId);
-    if (cost > available) throw new InsufficientCreditsError(Math.max(available, 0), cost);
+    if (cost > available) {
+      this.options.refused?.inc();
+      throw new InsufficientCreditsError(Math.max(available, 0), cost);
+    }
     this.reserved.set(organizationId, this.reservedBy(organizationId) + cost);
     let result: T;
     try {

@@ -26,7 +26,11 @@ export interface AnsweredRequest {
   readonly record: RequestRecord;
 }
 
-export type RequestObserver = (answered: AnsweredRequest) => void;
+/** Hears of each request: when it arrives (before it is served), and once it is answered. */
+export interface RequestObserver {
+  arrived?(): void;
+  answered(answered: AnsweredRequest): void;
+}
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
@@ -57,6 +61,7 @@ export function observedListener(listener: RequestListener, observers: RequestOb
     };
     req[RECORD] = record;
     res.setHeader(REQUEST_ID_HEADER, record.id);
+    for (const observer of observers) observer.arrived?.();
     res.once('close', () => {
       const answered: AnsweredRequest = {
         method: req.method ?? 'GET',
@@ -67,7 +72,7 @@ export function observedListener(listener: RequestListener, observers: RequestOb
         aborted: !res.writableFinished,
         record,
       };
-      for (const observe of observers) observe(answered);
+      for (const observer of observers) observer.answered(answered);
     });
     listener(req, res);
   };

@@ -4,6 +4,7 @@ import type { TokenVerifier } from '../auth/token-verifier.js';
 import { ServiceUnavailableError } from '../errors/domain-errors.js';
 import { subgraphMiddleware, type SubgraphDefinition } from '../graphql/subgraph.js';
 import type { Logger } from '../logging/logger.js';
+import type { Metrics } from '../metrics/metrics.js';
 import { apiDocsRouter } from './api-docs.js';
 import { directRoutes } from './direct-routes.js';
 import { notFoundHandler, problemErrorHandler } from './error-handler.js';
@@ -33,6 +34,7 @@ export interface HostOptions {
   port: number;
   verifier: TokenVerifier;
   logger: Logger;
+  metrics: Metrics;
 }
 
 export interface RunningHost {
@@ -95,9 +97,9 @@ export async function startServiceHost(
     server = await startHttpServer(
       observedListener(
         (req, res) => {
-          if (!direct(req, res)) app(req, res);
+          if (!options.metrics.serve(req, res) && !direct(req, res)) app(req, res);
         },
-        [requestLog(logger)],
+        [requestLog(logger), options.metrics.requestObserver(definition.name)],
       ),
       options.host,
       options.port,

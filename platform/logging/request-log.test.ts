@@ -24,7 +24,7 @@ describe('issue 13 item 2: a request line is logged at the level of its status',
     [503, false, ERROR_LEVEL],
   ])('status %i (aborted %s) at level %i', (status, aborted, level) => {
     const { logger, lines } = capturedLogger();
-    requestLog(logger)(answered(status, aborted));
+    requestLog(logger).answered(answered(status, aborted));
     expect(lines).toEqual([
       expect.objectContaining({ level, msg: 'request', requestId: 'r1', status, durationMs: 1.23 }),
     ]);
@@ -34,8 +34,8 @@ describe('issue 13 item 2: a request line is logged at the level of its status',
     const { logger, lines } = capturedLogger();
     logger.level = 'warn';
     const log = requestLog(logger);
-    log(answered(200));
-    log(answered(503));
+    log.answered(answered(200));
+    log.answered(answered(503));
     expect(lines.map((line) => line.status)).toEqual([503]);
   });
 });

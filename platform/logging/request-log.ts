@@ -8,24 +8,26 @@ import type { Logger } from './logger.js';
  * `LOG_LEVEL=warn` keeps only trouble.
  */
 export function requestLog(logger: Logger): RequestObserver {
-  return (answered) => {
-    const level = levelOf(answered);
-    if (!logger.isLevelEnabled(level)) return;
-    const { record } = answered;
-    logger[level](
-      {
-        requestId: record.id,
-        method: answered.method,
-        route: answered.route ?? null,
-        status: answered.status,
-        durationMs: Math.round(answered.durationMs * 100) / 100,
-        ...(answered.aborted ? { aborted: true } : {}),
-        ...(record.caller
-          ? { organizationId: record.caller.organizationId, accountId: record.caller.accountId }
-          : {}),
-      },
-      'request',
-    );
+  return {
+    answered: (answered) => {
+      const level = levelOf(answered);
+      if (!logger.isLevelEnabled(level)) return;
+      const { record } = answered;
+      logger[level](
+        {
+          requestId: record.id,
+          method: answered.method,
+          route: answered.route ?? null,
+          status: answered.status,
+          durationMs: Math.round(answered.durationMs * 100) / 100,
+          ...(answered.aborted ? { aborted: true } : {}),
+          ...(record.caller
+            ? { organizationId: record.caller.organizationId, accountId: record.caller.accountId }
+            : {}),
+        },
+        'request',
+      );
+    },
   };
 }
 

@@ -3,6 +3,7 @@ import type { Logger } from '../logging/logger.js';
 import {
   PermanentMessageError,
   retryDelayMs,
+  type ConsumerState,
   type MessageHandler,
   type Notice,
   type NoticeListener,
@@ -112,6 +113,17 @@ export class InProcessQueue implements Queue {
    * stopped next). What was not delivered yet lives only in memory, so it is lost: it is
    * counted in the log.
    */
+  async consumerStates(): Promise<ConsumerState[]> {
+    return [...this.consumers].flatMap(([topic, consumers]) =>
+      consumers.map((consumer) => ({
+        topic,
+        consumer: consumer.name,
+        pending: consumer.pending.length,
+        redelivered: consumer.pending.filter((message) => message.deliveryCount > 1).length,
+      })),
+    );
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     for (const timer of this.timers) clearTimeout(timer);

@@ -18,6 +18,7 @@ import {
   PermanentMessageError,
   retryDelayMs,
   TOPICS,
+  type ConsumerState,
   type MessageHandler,
   type Notice,
   type NoticeListener,
@@ -142,6 +143,22 @@ export class NatsQueue implements Queue {
     const registration = { topic, consumerName, handler };
     this.registrations.push(registration);
     if (this.consuming) this.running.push(this.keepConsuming(registration));
+  }
+
+  async consumerStates(): Promise<ConsumerState[]> {
+    const manager = this.manager;
+    if (!this.ready || !manager) return [];
+    const states: ConsumerState[] = [];
+    for (const { topic, consumerName } of this.registrations) {
+      const info = await manager.consumers.info(this.streamName(topic), consumerName);
+      states.push({
+        topic,
+        consumer: consumerName,
+        pending: info.num_pending + info.num_ack_pending,
+        redelivered: info.num_redelivered,
+      });
+    }
+    return states;
   }
 
   /**

@@ -43,6 +43,16 @@ export interface QueueMessage {
  * is retried later, unless it throws PermanentMessageError: then the message can never
  * succeed, and it is logged and dropped rather than retried forever.
  */
+/** A consumer's backlog, for metrics: what waits for it, and what of that is being delivered again. */
+export interface ConsumerState {
+  readonly topic: Topic;
+  readonly consumer: string;
+  /** Messages not yet delivered, or delivered and not yet acknowledged. */
+  readonly pending: number;
+  /** Of those, the ones delivered before and failed or timed out. */
+  readonly redelivered: number;
+}
+
 export type MessageHandler = (message: QueueMessage) => Promise<void>;
 
 export class PermanentMessageError extends Error {}
@@ -65,6 +75,8 @@ export interface Queue {
   announce(notice: Notice, data: unknown): void;
   listen(notice: Notice, listener: NoticeListener): void;
   /** Stops consuming after the handlers running now finish, then disconnects. */
+  /** Each consumer of this process, as the queue knows it now; none while the queue is not connected. */
+  consumerStates(): Promise<ConsumerState[]>;
   close(): Promise<void>;
 }
 

@@ -1,3 +1,4 @@
+import { Metrics } from '../../platform/metrics/metrics.js';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer } from 'node:net';
 import { startGateway, type RunningGateway } from '../../gateway/gateway.js';
@@ -68,6 +69,7 @@ describe('decisions "Gateway errors": a subgraph that fails is named, its intern
       host: '127.0.0.1',
       port: 0,
       logger: captured.logger,
+      metrics: new Metrics(captured.logger),
     });
   });
 
@@ -130,6 +132,7 @@ describeWithIpv6(
         host: '::1',
         port: 0,
         logger: createLogger('silent'),
+        metrics: new Metrics(createLogger('silent')),
       });
       try {
         expect(gateway.url).toMatch(/^http:\/\/\[::1\]:\d+$/);

@@ -8,12 +8,15 @@ import { tagName } from '../domain/tag-refs.js';
 import { requireForSet } from '../set-scope.js';
 import { tagKey, type LibrarySnapshot } from './library-snapshot.js';
 import { resolvedAnswer, type ResolvedAnswer } from './resolved-answer.js';
+import type { Tally } from '../../../platform/metrics/metrics.js';
 import type { SnapshotCache } from './snapshot-cache.js';
 
 export interface ResolutionDependencies {
   snapshots: SnapshotCache;
   credits: CreditGate;
   costs: () => CreditCosts;
+  /** Counts reads answered from an answer already made for the library's revision, and those resolved anew. */
+  answers: { hits: Tally; misses: Tally };
 }
 
 /** What a read asks for: the query of GET /variablevalues, or of its preview with `substitute`. */
@@ -80,7 +83,10 @@ export class ResolutionService {
     const key = `${read.preview ? 'preview' : 'values'}:${read.substitute}:${read.sets.join(',')}:${read.tags.join('\0')}`;
     const asked = this.askedBy.get(caller) ?? new Map<string, AskedBefore>();
     const before = asked.get(key);
-    if (before?.revision === snapshot.revision) return before.answer;
+    if (before?.revision === snapshot.revision) {
+      this.deps.answers.hits.inc();
+      return before.answer;
+    }
     const answer = this.answerAnew(caller, snapshot, read);
     this.askedBy.set(caller, asked);
     if (asked.size >= QUESTIONS_PER_CALLER) asked.clear();
@@ -124,7 +130,10 @@ export class ResolutionService {
       this.answers.set(snapshot.organizationId, kept);
     }
     let answer = kept.byQuestion.get(question);
-    if (!answer) {
+    if (answer) {
+      this.deps.answers.hits.inc();
+    } else {
+      this.deps.answers.misses.inc();
       answer = make();
       kept.byQuestion.set(question, answer);
     }
