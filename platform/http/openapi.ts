@@ -83,6 +83,13 @@ export function buildOpenApiDocument(info: OpenApiInfo, routes: Route[]): JsonSc
           ? { style: 'form', explode: true }
           : {}),
       })),
+      ...(route.requestHeaders ?? []).map((header) => ({
+        name: header.name,
+        in: 'header',
+        required: header.required ?? false,
+        description: header.description,
+        schema: { type: 'string' },
+      })),
     ];
     const status = String(route.status ?? 200);
     const contentType = route.responseContentType ?? 'application/json';
@@ -108,6 +115,16 @@ export function buildOpenApiDocument(info: OpenApiInfo, routes: Route[]): JsonSc
       responses: {
         [status]: {
           description: route.summary,
+          ...(route.responseHeaders
+            ? {
+                headers: Object.fromEntries(
+                  route.responseHeaders.map((header) => [
+                    header.name,
+                    { description: header.description, schema: { type: 'string' } },
+                  ]),
+                ),
+              }
+            : {}),
           ...(route.response
             ? { content: { [contentType]: { schema: convert(route.response, 'output') } } }
             : {}),

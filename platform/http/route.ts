@@ -4,6 +4,14 @@ import type { Caller } from '../auth/caller.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
 
+/** A header as the OpenAPI document describes it. */
+export interface HeaderDoc {
+  name: string;
+  description: string;
+  /** Only for request headers: the request is refused without it. */
+  required?: boolean;
+}
+
 /**
  * How a route treats the session token:
  * - `required`: no token or a bad one is 401 before the handler runs;
@@ -62,6 +70,10 @@ export interface RouteSpec<P extends Schema = Schema, Q extends Schema = Schema,
    * written another way (`/Variablevalues/`), so every request is answered alike.
    */
   direct?: boolean;
+  /** Request headers the handler reads beyond the session token, for the OpenAPI document. */
+  requestHeaders?: HeaderDoc[];
+  /** Headers of the success response worth documenting (a token answered in a header, an ETag). */
+  responseHeaders?: HeaderDoc[];
   /** Error statuses worth documenting beyond 400, 401 and 500. */
   errors?: number[];
   handle(context: RouteContext<P, Q, B>): Promise<unknown>;

@@ -55,6 +55,10 @@ export function identityRoutes(tokens: TokenService): Route[] {
       description: `The key is read from header ${API_KEY_HEADER} only. The token is answered in response header ${SESSION_HEADER}. 401 (one body for every cause) for no key, an unknown, revoked or expired key; 500 when the key was accepted but signing failed.`,
       tag,
       auth: 'none',
+      requestHeaders: [{ name: API_KEY_HEADER, description: 'The API key to exchange.', required: true }],
+      responseHeaders: [
+        { name: SESSION_HEADER, description: 'The session token (JWT) the key was exchanged for.' },
+      ],
       response: apiKeyTokenView,
       errors: [401],
       handle: async ({ request, response }) => {

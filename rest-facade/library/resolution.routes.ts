@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Caller } from '../../platform/auth/caller.js';
 import { PreparedResponse } from '../../platform/http/prepared-response.js';
 import { requestHeader } from '../../platform/http/request-header.js';
-import { defineRoute, type Route } from '../../platform/http/route.js';
+import { defineRoute, type HeaderDoc, type Route } from '../../platform/http/route.js';
 import {
   flatValuesView,
   previewQuery,
@@ -29,6 +29,17 @@ function sent(result: ValuesAnswer): PreparedResponse {
     result.answer.body,
   );
 }
+
+const CONDITIONAL_REQUEST: HeaderDoc[] = [
+  {
+    name: 'If-None-Match',
+    description:
+      'An ETag of an earlier answer (or a list of them, or *): 304 with no body, not charged, while it is current.',
+  },
+];
+const CONDITIONAL_RESPONSE: HeaderDoc[] = [
+  { name: 'ETag', description: "The answer's tag, to send back in If-None-Match." },
+];
 
 /** GET /variablevalues and its preview (spec 4.1 "Variable values (consumption)"). */
 export function resolutionRoutes(resolution: ResolutionService): Route[] {
@@ -58,6 +69,8 @@ export function resolutionRoutes(resolution: ResolutionService): Route[] {
       direct: true,
       query: variableValuesQuery,
       response: flatValuesView,
+      requestHeaders: CONDITIONAL_REQUEST,
+      responseHeaders: CONDITIONAL_RESPONSE,
       errors: [304, 403, 404, 429],
       handle: ({ caller, query, request }) =>
         read(caller, request, query, { preview: false, substitute: true }),
@@ -73,6 +86,8 @@ export function resolutionRoutes(resolution: ResolutionService): Route[] {
       direct: true,
       query: previewQuery,
       response: previewView,
+      requestHeaders: CONDITIONAL_REQUEST,
+      responseHeaders: CONDITIONAL_RESPONSE,
       errors: [304, 403, 404, 429],
       handle: ({ caller, query, request }) =>
         read(caller, request, query, { preview: true, substitute: query.substitute }),

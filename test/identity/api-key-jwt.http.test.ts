@@ -322,3 +322,20 @@ describe('spec 4.3 / 5.12: a key that is accepted but cannot be signed for is 50
     expect(response.status).toBe(401);
   });
 });
+
+describe('issue 13 item 5: the OpenAPI document declares the key header and the token header, so "Try it out" works', () => {
+  it('POST /apikeyjwt takes x-svc-api as a required header parameter and answers x-svc-auth as a response header', async () => {
+    interface Operation {
+      parameters?: { name: string; in: string; required: boolean }[];
+      responses: Record<string, { headers?: Record<string, unknown> }>;
+    }
+    const document = await identity.get<{ paths: Record<string, Record<string, Operation>> }>(
+      '/openapi/v1.json',
+    );
+    const operation = document.body.paths['/apikeyjwt']!.post!;
+    expect(operation.parameters).toContainEqual(
+      expect.objectContaining({ name: 'x-svc-api', in: 'header', required: true }),
+    );
+    expect(Object.keys(operation.responses['200']!.headers ?? {})).toEqual(['x-svc-auth']);
+  });
+});
