@@ -33,7 +33,8 @@ export default async function globalSetup(): Promise<void> {
     });
     await server.initialise();
     await server.start();
-    Object.assign(globalThis, { embeddedTestDatabase: server });
+    // The teardown stops the server and removes the folder, so a run leaves nothing in the temp folder.
+    Object.assign(globalThis, { embeddedTestDatabase: server, embeddedTestFolder: folder });
     serverUrl = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
   }
   process.env.TEST_DATABASE_SERVER_URL = serverUrl;
