@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { trace } from '@opentelemetry/api';
 import type { Caller } from '../auth/caller.js';
 
 /** What is learnt of a request while it is served, for its log line and its metrics. */
@@ -12,6 +13,8 @@ export interface RequestRecord {
   /** The route's template (`/variables/{id}`), never the raw path: set by whatever serves the request. */
   route: string | undefined;
   caller: Caller | undefined;
+  /** The trace the request's server span is in, when tracing is on. */
+  readonly traceId: string | undefined;
 }
 
 /** A request once its response is written, or its connection closed before that. */
@@ -53,11 +56,17 @@ const PLAIN_ID = /^[\w.:@/+=-]{1,128}$/;
 export function observedListener(listener: RequestListener, observers: RequestObserver[]): RequestListener {
   return (req: RecordedRequest, res: ServerResponse) => {
     const sent = req.headers[REQUEST_ID_HEADER];
+    const id = typeof sent === 'string' && PLAIN_ID.test(sent) ? sent : randomUUID();
+    // The HTTP instrumentation's server span, when tracing is on (none otherwise): it carries the
+    // request id, and the log line its trace id, so one finds the other.
+    const span = trace.getActiveSpan();
+    span?.setAttribute('http.request.id', id);
     const record: RequestRecord = {
-      id: typeof sent === 'string' && PLAIN_ID.test(sent) ? sent : randomUUID(),
+      id,
       startedAt: performance.now(),
       route: undefined,
       caller: undefined,
+      traceId: span?.spanContext().traceId,
     };
     req[RECORD] = record;
     res.setHeader(REQUEST_ID_HEADER, record.id);

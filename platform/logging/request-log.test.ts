@@ -9,7 +9,7 @@ function answered(status: number, aborted = false): AnsweredRequest {
     status,
     durationMs: 1.234,
     aborted,
-    record: { id: 'r1', startedAt: 0, route: '/variables/{id}', caller: undefined },
+    record: { id: 'r1', startedAt: 0, route: '/variables/{id}', caller: undefined, traceId: undefined },
   };
 }
 

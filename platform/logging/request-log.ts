@@ -16,6 +16,7 @@ export function requestLog(logger: Logger): RequestObserver {
       logger[level](
         {
           requestId: record.id,
+          ...(record.traceId ? { traceId: record.traceId } : {}),
           method: answered.method,
           route: answered.route ?? null,
           status: answered.status,

@@ -1,5 +1,6 @@
 import { AsyncResource } from 'node:async_hooks';
 import type { Logger } from '../logging/logger.js';
+import { consuming, publishing, type TraceCarrier } from './queue-tracing.js';
 import {
   PermanentMessageError,
   retryDelayMs,
@@ -14,10 +15,16 @@ import {
 
 const DEDUPLICATION_WINDOW_MS = 120_000;
 
+/** A message as this queue keeps it: with the trace context it was published in. */
+interface Queued extends QueueMessage {
+  readonly trace: TraceCarrier;
+}
+
 interface Consumer {
+  readonly topic: Topic;
   readonly name: string;
   readonly handler: MessageHandler;
-  readonly pending: QueueMessage[];
+  readonly pending: Queued[];
   running: boolean;
   /** The delivery under way, if any: close waits for it. */
   delivering: Promise<void> | undefined;
@@ -33,7 +40,7 @@ export class InProcessQueue implements Queue {
   readonly kind = 'in-process' as const;
   private readonly consumers = new Map<Topic, Consumer[]>();
   /** Messages of a topic that no consumer has registered for yet. */
-  private readonly backlog = new Map<Topic, QueueMessage[]>();
+  private readonly backlog = new Map<Topic, Queued[]>();
   private readonly recentIds = new Map<string, number>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly listeners = new Map<Notice, NoticeListener[]>();
@@ -63,17 +70,19 @@ export class InProcessQueue implements Queue {
   async publish(topic: Topic, data: unknown, messageId: string): Promise<void> {
     if (this.closed) throw new Error('the queue is closed');
     if (this.isDuplicate(`${topic}/${messageId}`)) return;
-    // A structured clone keeps consumers from sharing the publisher's objects, as a real queue would.
-    const message: QueueMessage = { id: messageId, data: structuredClone(data), deliveryCount: 1 };
-    const consumers = this.consumers.get(topic);
-    if (!consumers || consumers.length === 0) {
-      this.backlogOf(topic).push(message);
-      return;
-    }
-    for (const consumer of consumers) {
-      consumer.pending.push(message);
-      this.schedule(consumer, 0);
-    }
+    await publishing(topic, async (trace) => {
+      // A structured clone keeps consumers from sharing the publisher's objects, as a real queue would.
+      const message: Queued = { id: messageId, data: structuredClone(data), deliveryCount: 1, trace };
+      const consumers = this.consumers.get(topic);
+      if (!consumers || consumers.length === 0) {
+        this.backlogOf(topic).push(message);
+        return;
+      }
+      for (const consumer of consumers) {
+        consumer.pending.push(message);
+        this.schedule(consumer, 0);
+      }
+    });
   }
 
   /** Heard after the announcer's turn, as over a connection, and never missed: every listener is in this process. */
@@ -91,6 +100,7 @@ export class InProcessQueue implements Queue {
 
   consume(topic: Topic, consumerName: string, handler: MessageHandler): void {
     const consumer: Consumer = {
+      topic,
       name: consumerName,
       handler,
       pending: [],
@@ -141,7 +151,7 @@ export class InProcessQueue implements Queue {
     }
   }
 
-  private backlogOf(topic: Topic): QueueMessage[] {
+  private backlogOf(topic: Topic): Queued[] {
     const list = this.backlog.get(topic) ?? [];
     this.backlog.set(topic, list);
     return list;
@@ -175,7 +185,10 @@ export class InProcessQueue implements Queue {
     while (!this.closed && consumer.pending.length > 0) {
       const message = consumer.pending[0]!;
       try {
-        await consumer.handler(message);
+        const { id, data, deliveryCount } = message;
+        await consuming(consumer.topic, consumer.name, message.trace, () =>
+          consumer.handler({ id, data, deliveryCount }),
+        );
         consumer.pending.shift();
       } catch (error) {
         if (error instanceof PermanentMessageError) {

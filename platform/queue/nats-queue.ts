@@ -1,4 +1,4 @@
-import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
+import { connect, headers, nanos, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
 import {
   AckPolicy,
   DeliverPolicy,
@@ -14,6 +14,7 @@ import {
   type JsMsg,
 } from '@nats-io/jetstream';
 import type { Logger } from '../logging/logger.js';
+import { consuming, publishing, type TraceCarrier } from './queue-tracing.js';
 import {
   PermanentMessageError,
   retryDelayMs,
@@ -102,10 +103,14 @@ export class NatsQueue implements Queue {
 
   async publish(topic: Topic, data: unknown, messageId: string): Promise<void> {
     if (!this.client || !this.isReady()) throw new Error('the NATS queue is not ready');
-    await this.client.publish(this.subject(topic), JSON.stringify(data), {
-      msgID: messageId,
-      timeout: PUBLISH_TIMEOUT_MS,
-    });
+    const client = this.client;
+    await publishing(topic, (carrier) =>
+      client.publish(this.subject(topic), JSON.stringify(data), {
+        msgID: messageId,
+        timeout: PUBLISH_TIMEOUT_MS,
+        headers: natsHeaders(carrier),
+      }),
+    );
   }
 
   announce(notice: Notice, data: unknown): void {
@@ -388,7 +393,7 @@ export class NatsQueue implements Queue {
   private async handle(
     message: JsMsg,
     stream: string,
-    { consumerName, handler }: Registration,
+    { topic, consumerName, handler }: Registration,
   ): Promise<void> {
     // Already pulled when close stopped the consumer: handed back at once, for the next start.
     if (this.closing) {
@@ -398,7 +403,9 @@ export class NatsQueue implements Queue {
     const id = message.headers?.get('Nats-Msg-Id') || `${stream}:${message.seq}`;
     const deliveryCount = message.info.deliveryCount;
     try {
-      await handler({ id, data: message.json<unknown>(), deliveryCount });
+      await consuming(topic, consumerName, traceCarrier(message), () =>
+        handler({ id, data: message.json<unknown>(), deliveryCount }),
+      );
       message.ack();
     } catch (error) {
       if (error instanceof PermanentMessageError || error instanceof SyntaxError) {
@@ -443,4 +450,21 @@ export function isStreamNotFound(error: unknown): boolean {
 
 function isConsumerNotFound(error: unknown): boolean {
   return error instanceof JetStreamApiError && error.code === JetStreamApiCodes.ConsumerNotFound;
+}
+
+/** The trace context as NATS headers; none when there is none (tracing off). */
+function natsHeaders(carrier: TraceCarrier): MsgHdrs | undefined {
+  const entries = Object.entries(carrier);
+  if (entries.length === 0) return undefined;
+  const result = headers();
+  for (const [name, value] of entries) result.set(name, value);
+  return result;
+}
+
+/** The trace context a message arrived with, if any. */
+function traceCarrier(message: JsMsg): TraceCarrier | undefined {
+  const traceparent = message.headers?.get('traceparent');
+  if (!traceparent) return undefined;
+  const tracestate = message.headers?.get('tracestate');
+  return tracestate ? { traceparent, tracestate } : { traceparent };
 }
