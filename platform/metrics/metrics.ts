@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { AnsweredRequest, RequestObserver } from '../http/request-record.js';
 import type { Logger } from '../logging/logger.js';
+import { RequestSeriesSet } from './request-series.js';
 
 /** Something counted on a hot path: one increment, no labels to hash. */
 export interface Tally {
@@ -14,13 +15,6 @@ export interface Sample {
   value: number;
 }
 
-/** Request latencies in seconds: the read path answers in under a millisecond, a large import in seconds. */
-const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
-
-type RequestLabel = 'service' | 'method' | 'route' | 'status';
-
-const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
-
 /**
  * A process's metrics, in the Prometheus text format at `/metrics` on each of its services' ports
  * and the gateway's (decisions "Metrics"). Every service of the process writes into one registry,
@@ -29,71 +23,73 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
  */
 export class Metrics {
   readonly registry = new Registry();
-  private readonly requests: Counter<RequestLabel>;
-  private readonly latency: Histogram<RequestLabel>;
-  private readonly inFlight: Gauge<'service'>;
+  private readonly requests = new RequestSeriesSet();
+  /** Requests arrived and not yet answered, by service: a plain number each, read when scraped. */
+  private readonly inFlight = new Map<string, { count: number }>();
   private readonly sampled = new Map<string, (() => Promise<Sample[]>)[]>();
+  private readonly tallies = new Map<string, Map<string, { count: number }>>();
 
   constructor(private readonly logger: Logger) {
     collectDefaultMetrics({ register: this.registry });
-    const registers = [this.registry];
-    this.requests = new Counter({
-      name: 'http_requests_total',
-      help: 'Requests answered, by service, method, route template and status.',
-      labelNames: ['service', 'method', 'route', 'status'],
-      registers,
-    });
-    this.latency = new Histogram({
-      name: 'http_request_duration_seconds',
-      help: 'Time from a request arriving to its response written, by service, method, route template and status.',
-      labelNames: ['service', 'method', 'route', 'status'],
-      buckets: LATENCY_BUCKETS,
-      registers,
-    });
-    this.inFlight = new Gauge({
+    for (const metric of this.requests.metrics()) this.registry.registerMetric(metric);
+    const inFlight = this.inFlight;
+    new Gauge({
       name: 'http_requests_in_flight',
       help: 'Requests arrived and not yet answered, by service.',
       labelNames: ['service'],
-      registers,
+      registers: [this.registry],
+      collect() {
+        for (const [service, open] of inFlight) this.set({ service }, open.count);
+      },
     });
   }
 
-  /**
-   * Counts a service's requests. The labelled children are kept per method, route and status, so
-   * an answered request costs a map lookup and two increments, not a hash of its labels.
-   */
+  /** Counts a service's requests: plain numbers per method, route and status, and those in flight. */
   requestObserver(service: string): RequestObserver {
-    const inFlight = this.inFlight.labels(service);
-    inFlight.set(0);
-    const children = new Map<
-      string,
-      { count: Counter.Internal; latency: Histogram.Internal<RequestLabel> }
-    >();
+    const seriesOf = this.requests.forService(service);
+    const open = { count: 0 };
+    this.inFlight.set(service, open);
     return {
-      arrived: () => inFlight.inc(),
+      arrived: () => {
+        open.count += 1;
+      },
       answered: (answered: AnsweredRequest) => {
-        inFlight.dec();
-        const method = METHODS.has(answered.method) ? answered.method : 'OTHER';
-        const route = answered.route ?? '(none)';
-        const key = `${method} ${answered.status} ${route}`;
-        let child = children.get(key);
-        if (!child) {
-          const labels = { service, method, route, status: String(answered.status) };
-          child = { count: this.requests.labels(labels), latency: this.latency.labels(labels) };
-          children.set(key, child);
-        }
-        child.count.inc();
-        child.latency.observe(answered.durationMs / 1000);
+        open.count -= 1;
+        seriesOf(answered.method, answered.route ?? '(none)', answered.status).observe(
+          answered.durationMs / 1000,
+        );
       },
     };
   }
 
-  /** A counter without labels beyond the service's, for what a service counts itself. */
+  /**
+   * A counter without labels beyond the service's, for what a service counts itself: a plain number
+   * on the hot path, read when scraped.
+   */
   tally(name: string, help: string, service: string): Tally {
-    const existing = this.registry.getSingleMetric(name) as Counter<'service'> | undefined;
-    const counter =
-      existing ?? new Counter({ name, help, labelNames: ['service'], registers: [this.registry] });
-    return counter.labels(service);
+    let counts = this.tallies.get(name);
+    if (!counts) {
+      const all = new Map<string, { count: number }>();
+      counts = all;
+      this.tallies.set(name, all);
+      new Counter({
+        name,
+        help,
+        labelNames: ['service'],
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          for (const [of, tally] of all) this.inc({ service: of }, tally.count);
+        },
+      });
+    }
+    const tally = { count: 0 };
+    counts.set(service, tally);
+    return {
+      inc: () => {
+        tally.count += 1;
+      },
+    };
   }
 
   /**
