@@ -9,8 +9,8 @@ import { notFoundHandler, problemErrorHandler } from '../platform/http/error-han
 import { startHttpServer } from '../platform/http/http-server.js';
 import type { Logger } from '../platform/logging/logger.js';
 import type { Metrics } from '../platform/metrics/metrics.js';
-import { requestLog } from '../platform/logging/request-log.js';
-import { noteRoute, observedListener } from '../platform/http/request-record.js';
+import { operatedListener } from '../platform/http/operated-listener.js';
+import { notingRoute } from '../platform/http/request-record.js';
 import { formatGatewayError } from './gateway-errors.js';
 import { playgroundRouter } from './playground.js';
 import { SubgraphDataSource, type GatewayContext } from './subgraph-data-source.js';
@@ -63,10 +63,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   app.use(playgroundRouter());
   app.use(
     '/graphql',
-    (req, _res, next) => {
-      noteRoute(req, '/graphql');
-      next();
-    },
+    notingRoute('/graphql'),
     express.json({ limit: '1mb' }),
     expressMiddleware(server, { context: async ({ req }) => ({ token: readSessionToken(req.headers) }) }),
   );
@@ -77,12 +74,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   let http;
   try {
     http = await startHttpServer(
-      observedListener(
-        (req, res) => {
-          if (!options.metrics.serve(req, res)) app(req, res);
-        },
-        [requestLog(logger), options.metrics.requestObserver('gateway')],
-      ),
+      operatedListener(app, 'gateway', logger, options.metrics),
       options.host,
       options.port,
       {

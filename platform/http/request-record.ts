@@ -110,6 +110,16 @@ export function noteRoute(req: IncomingMessage, template: string): void {
   if (record) record.route = template;
 }
 
+/** Middleware that says the requests it sees are served by the route `template` (a mounted app such as `/graphql`). */
+export function notingRoute(
+  template: string,
+): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
+  return (req, _res, next) => {
+    noteRoute(req, template);
+    next();
+  };
+}
+
 /** Says who the request's verified token names. */
 export function noteCaller(req: IncomingMessage, caller: Caller | undefined): void {
   const record = recordOf(req);

@@ -12,8 +12,8 @@ import { startHttpServer } from './http-server.js';
 import { openApiDocument } from './rest-api.js';
 import { keepRawBody, MAX_BODY_SIZE } from './raw-body.js';
 import { restRouter } from './rest-router.js';
-import { noteRoute, observedListener } from './request-record.js';
-import { requestLog } from '../logging/request-log.js';
+import { operatedListener } from './operated-listener.js';
+import { notingRoute } from './request-record.js';
 import type { Route } from './route.js';
 
 /** What a service brings to its host. */
@@ -76,14 +76,7 @@ export async function startServiceHost(
   let stopSubgraph: (() => Promise<void>) | undefined;
   if (definition.subgraph) {
     const subgraph = await subgraphMiddleware(definition.subgraph, options.verifier, logger);
-    app.use(
-      '/graphql',
-      (req, _res, next) => {
-        noteRoute(req, '/graphql');
-        next();
-      },
-      subgraph.handler,
-    );
+    app.use('/graphql', notingRoute('/graphql'), subgraph.handler);
     stopSubgraph = subgraph.stop;
   }
   for (const handler of definition.middleware ?? []) app.use(handler);
@@ -95,11 +88,13 @@ export async function startServiceHost(
   try {
     const direct = directRoutes(definition.routes, options.verifier, logger);
     server = await startHttpServer(
-      observedListener(
+      operatedListener(
         (req, res) => {
-          if (!options.metrics.serve(req, res) && !direct(req, res)) app(req, res);
+          if (!direct(req, res)) app(req, res);
         },
-        [requestLog(logger), options.metrics.requestObserver(definition.name)],
+        definition.name,
+        logger,
+        options.metrics,
       ),
       options.host,
       options.port,

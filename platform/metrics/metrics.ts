@@ -1,19 +1,24 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { AnsweredRequest, RequestObserver } from '../http/request-record.js';
 import type { Logger } from '../logging/logger.js';
+import { plainMetric, type MetricValue } from './plain-metric.js';
 import { RequestSeriesSet } from './request-series.js';
 
-/** Something counted on a hot path: one increment, no labels to hash. */
+/** Something counted on a hot path: one addition, no labels to hash. */
 export interface Tally {
   inc(): void;
 }
 
-/** One series of a gauge read when scraped: its labels and value. */
+/** One series of a gauge read when scraped: which gauge, its labels and value. */
 export interface Sample {
+  gauge: string;
   labels: Record<string, string>;
   value: number;
 }
+
+/** A plain count per service, read when scraped. */
+type PerService = Map<string, { count: number }>;
 
 /**
  * A process's metrics, in the Prometheus text format at `/metrics` on each of its services' ports
@@ -24,24 +29,22 @@ export interface Sample {
 export class Metrics {
   readonly registry = new Registry();
   private readonly requests = new RequestSeriesSet();
-  /** Requests arrived and not yet answered, by service: a plain number each, read when scraped. */
-  private readonly inFlight = new Map<string, { count: number }>();
-  private readonly sampled = new Map<string, (() => Promise<Sample[]>)[]>();
-  private readonly tallies = new Map<string, Map<string, { count: number }>>();
+  /** Requests arrived and not yet answered, by service. */
+  private readonly inFlight: PerService = new Map();
+  private readonly tallies = new Map<string, PerService>();
+  /** What reads the sampled gauges, each source once per scrape; and what they read last. */
+  private readonly sources: (() => Promise<Sample[]>)[] = [];
+  private sampledValues = new Map<string, MetricValue[]>();
 
   constructor(private readonly logger: Logger) {
     collectDefaultMetrics({ register: this.registry });
     for (const metric of this.requests.metrics()) this.registry.registerMetric(metric);
-    const inFlight = this.inFlight;
-    new Gauge({
-      name: 'http_requests_in_flight',
-      help: 'Requests arrived and not yet answered, by service.',
-      labelNames: ['service'],
-      registers: [this.registry],
-      collect() {
-        for (const [service, open] of inFlight) this.set({ service }, open.count);
-      },
-    });
+    this.registerPerService(
+      'http_requests_in_flight',
+      'Requests arrived and not yet answered, by service.',
+      'gauge',
+      this.inFlight,
+    );
   }
 
   /** Counts a service's requests: plain numbers per method, route and status, and those in flight. */
@@ -62,26 +65,13 @@ export class Metrics {
     };
   }
 
-  /**
-   * A counter without labels beyond the service's, for what a service counts itself: a plain number
-   * on the hot path, read when scraped.
-   */
+  /** A counter of what a service counts itself, labelled with the service only. */
   tally(name: string, help: string, service: string): Tally {
     let counts = this.tallies.get(name);
     if (!counts) {
-      const all = new Map<string, { count: number }>();
-      counts = all;
-      this.tallies.set(name, all);
-      new Counter({
-        name,
-        help,
-        labelNames: ['service'],
-        registers: [this.registry],
-        collect() {
-          this.reset();
-          for (const [of, tally] of all) this.inc({ service: of }, tally.count);
-        },
-      });
+      counts = new Map();
+      this.tallies.set(name, counts);
+      this.registerPerService(name, help, 'counter', counts);
     }
     const tally = { count: 0 };
     counts.set(service, tally);
@@ -93,53 +83,70 @@ export class Metrics {
   }
 
   /**
-   * A gauge read from its sources when scraped (a table's depth, a consumer's lag). A source that
-   * fails leaves its series out of that scrape, logged, and the rest is still served: metrics are
-   * most wanted when something is down.
+   * Gauges read when scraped (a table's depth, a consumer's lag), with the source that answers
+   * their samples: each source is read once per scrape, however many gauges it feeds. A source
+   * that fails leaves its series out of that scrape, logged, and the rest is still served:
+   * metrics are most wanted when something is down.
    */
-  gauge(name: string, help: string, labelNames: string[], source: () => Promise<Sample[]>): void {
-    const sources = this.sampled.get(name);
-    if (sources) {
-      sources.push(source);
-      return;
+  sampled(gauges: { name: string; help: string }[], source: () => Promise<Sample[]>): void {
+    for (const { name, help } of gauges) {
+      if (this.registry.getSingleMetric(name)) continue;
+      this.registry.registerMetric(
+        plainMetric(name, help, 'gauge', () => this.sampledValues.get(name) ?? []),
+      );
     }
-    const all = [source];
-    this.sampled.set(name, all);
-    const logger = this.logger;
-    new Gauge({
-      name,
-      help,
-      labelNames,
-      registers: [this.registry],
-      async collect() {
-        this.reset();
-        for (const read of all) {
-          try {
-            for (const sample of await read()) this.set(sample.labels, sample.value);
-          } catch (error) {
-            logger.warn({ err: error, metric: name }, 'a metric could not be read');
-          }
-        }
-      },
-    });
+    this.sources.push(source);
   }
 
   /** Answers `GET /metrics` (and HEAD) before any route, without a token; true when it did. */
   serve(req: IncomingMessage, res: ServerResponse): boolean {
     if (req.url !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
-    this.registry.metrics().then(
-      (text) => {
-        res
-          .writeHead(200, { 'content-type': this.registry.contentType })
-          .end(req.method === 'HEAD' ? '' : text);
-      },
-      (error: unknown) => {
-        this.logger.error({ err: error }, 'the metrics could not be written');
-        res
-          .writeHead(500, { 'content-type': 'text/plain; charset=utf-8' })
-          .end('The metrics could not be written.');
-      },
-    );
+    this.readSampled()
+      .then(() => this.registry.metrics())
+      .then(
+        (text) => {
+          res
+            .writeHead(200, { 'content-type': this.registry.contentType })
+            .end(req.method === 'HEAD' ? '' : text);
+        },
+        (error: unknown) => {
+          this.logger.error({ err: error }, 'the metrics could not be written');
+          res
+            .writeHead(500, { 'content-type': 'text/plain; charset=utf-8' })
+            .end('The metrics could not be written.');
+        },
+      );
     return true;
+  }
+
+  private async readSampled(): Promise<void> {
+    const values = new Map<string, MetricValue[]>();
+    await Promise.all(
+      this.sources.map(async (read) => {
+        try {
+          for (const { gauge, labels, value } of await read()) {
+            const list = values.get(gauge) ?? [];
+            list.push({ labels, value });
+            values.set(gauge, list);
+          }
+        } catch (error) {
+          this.logger.warn({ err: error }, 'a metric could not be read');
+        }
+      }),
+    );
+    this.sampledValues = values;
+  }
+
+  private registerPerService(
+    name: string,
+    help: string,
+    type: 'counter' | 'gauge',
+    counts: PerService,
+  ): void {
+    this.registry.registerMetric(
+      plainMetric(name, help, type, () =>
+        [...counts].map(([service, { count }]) => ({ labels: { service }, value: count })),
+      ),
+    );
   }
 }

@@ -1,4 +1,5 @@
 import type { Metric } from 'prom-client';
+import { plainMetric, type MetricValue } from './plain-metric.js';
 
 /** Request latencies in seconds: the read path answers in under a millisecond, a large import in seconds. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -28,17 +29,10 @@ export class RequestSeries {
   }
 }
 
-interface MetricValue {
-  value: number;
-  labels: Record<string, string | number>;
-  metricName?: string;
-}
-
 /**
- * `http_requests_total` and `http_request_duration_seconds`, kept as plain numbers per series and
- * written out as prom-client's counter and histogram would be when scraped. prom-client's own
- * labelled children hash their labels on every increment; the read path answers tens of
- * thousands of requests a second, so each request here is a map lookup and a few additions.
+ * `http_requests_total` and `http_request_duration_seconds`, kept as plain numbers per series
+ * (plain-metric.ts): the read path answers tens of thousands of requests a second, so each
+ * request here is a map lookup and a few additions.
  */
 export class RequestSeriesSet {
   private readonly series: RequestSeries[] = [];
@@ -72,56 +66,38 @@ export class RequestSeriesSet {
     };
   }
 
-  /** The two metrics as prom-client's registry writes them (it asks each registered metric for `get()`). */
+  /** The two metrics as prom-client's registry writes them. */
   metrics(): Metric[] {
-    const all = () => this.series;
-    const counter = {
-      name: 'http_requests_total',
-      help: 'Requests answered, by service, method, route template and status.',
-      type: 'counter',
-      aggregator: 'sum',
-      get: async () => ({
-        name: counter.name,
-        help: counter.help,
-        type: counter.type,
-        aggregator: counter.aggregator,
-        values: all().map((series): MetricValue => ({ value: series.count, labels: series.labels })),
-      }),
-    };
-    const histogram = {
-      name: 'http_request_duration_seconds',
-      help: 'Time from a request arriving to its response written, by service, method, route template and status.',
-      type: 'histogram',
-      aggregator: 'sum',
-      get: async () => ({
-        name: histogram.name,
-        help: histogram.help,
-        type: histogram.type,
-        aggregator: histogram.aggregator,
-        values: all().flatMap((series): MetricValue[] => {
-          let cumulative = 0;
-          const buckets = LATENCY_BUCKETS.map((bound, index) => {
-            cumulative += series.perBucket[index]!;
-            return {
-              metricName: `${histogram.name}_bucket`,
-              labels: { ...series.labels, le: bound },
-              value: cumulative,
-            };
-          });
-          return [
-            ...buckets,
-            {
-              metricName: `${histogram.name}_bucket`,
-              labels: { ...series.labels, le: '+Inf' },
-              value: series.count,
-            },
-            { metricName: `${histogram.name}_sum`, labels: series.labels, value: series.sum },
-            { metricName: `${histogram.name}_count`, labels: series.labels, value: series.count },
-          ];
-        }),
-      }),
-    };
-    // prom-client's registry needs only a name and get() of a metric; its Metric type names its own classes.
-    return [counter as unknown as Metric, histogram as unknown as Metric];
+    const histogram = 'http_request_duration_seconds';
+    return [
+      plainMetric(
+        'http_requests_total',
+        'Requests answered, by service, method, route template and status.',
+        'counter',
+        () => this.series.map((series) => ({ value: series.count, labels: series.labels })),
+      ),
+      plainMetric(
+        histogram,
+        'Time from a request arriving to its response written, by service, method, route template and status.',
+        'histogram',
+        () =>
+          this.series.flatMap((series): MetricValue[] => {
+            let cumulative = 0;
+            const bucket = (le: number | string, value: number) => ({
+              metricName: `${histogram}_bucket`,
+              labels: { ...series.labels, le },
+              value,
+            });
+            return [
+              ...LATENCY_BUCKETS.map((bound, index) =>
+                bucket(bound, (cumulative += series.perBucket[index]!)),
+              ),
+              bucket('+Inf', series.count),
+              { metricName: `${histogram}_sum`, labels: series.labels, value: series.sum },
+              { metricName: `${histogram}_count`, labels: series.labels, value: series.count },
+            ];
+          }),
+      ),
+    ];
   }
 }

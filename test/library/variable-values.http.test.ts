@@ -279,3 +279,22 @@ describe('issue 11.6: ETag and conditional reads; spec 8: VariablePreviewCost pe
     await eventually(async () => expect(await credits()).toBe(30));
   });
 });
+
+describe('issue 11.6: the OpenAPI document declares the conditional read', () => {
+  it.each(['/variablevalues', '/variablevalues/preview'])(
+    'GET %s takes If-None-Match and answers an ETag, and documents the 304',
+    async (path) => {
+      interface Operation {
+        parameters: { name: string; in: string }[];
+        responses: Record<string, { headers?: Record<string, unknown> }>;
+      }
+      const document = await library.get<{ paths: Record<string, { get: Operation }> }>('/openapi/v1.json');
+      const operation = document.body.paths[path]!.get;
+      expect(operation.parameters).toContainEqual(
+        expect.objectContaining({ name: 'If-None-Match', in: 'header' }),
+      );
+      expect(Object.keys(operation.responses['200']!.headers ?? {})).toEqual(['ETag']);
+      expect(operation.responses).toHaveProperty('304');
+    },
+  );
+});
